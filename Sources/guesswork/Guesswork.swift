@@ -1,0 +1,24 @@
+import ArgumentParser
+import GuessworkCore
+
+@main
+struct Guesswork: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "guesswork",
+    abstract: "Five guessing games: play them in a browser against the server, or in a terminal.",
+    subcommands: [Games.self]
+  )
+}
+
+/// `guesswork games`: the games and their identifiers.
+struct Games: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "List the games and the identifiers the API and the other commands use.")
+
+  func run() {
+    for kind in GameKind.allCases {
+      let padding = String(repeating: " ", count: max(1, 16 - kind.rawValue.count))
+      print(kind.rawValue + padding + kind.title)
+    }
+  }
+}
