@@ -1,0 +1,346 @@
+extension ColorMatchGame {
+  /// The settings of a round. Every key is optional in JSON; a missing one takes its default.
+  public struct Settings: GameSettings {
+    /// Round-clock budget in seconds, counted only while a trial waits (default 60, 30...120).
+    public var duration: Int
+    /// How long the ✓/✗ shows after an answer, in milliseconds (default 500, 0...2000).
+    public var feedbackMs: Int
+    /// Probability that a trial is a match (default 0.5, 0...1; the seed's 1/6 made "No" the
+    /// answer nearly always).
+    public var matchRate: Double
+    /// Probability, independent of the match, that the bottom word names its own ink
+    /// (default 0.5, 0...1).
+    public var congruentRate: Double
+
+    public init() {
+      self.init(duration: 60)
+    }
+
+    public init(
+      duration: Int = 60, feedbackMs: Int = 500, matchRate: Double = 0.5,
+      congruentRate: Double = 0.5
+    ) {
+      self.duration = duration
+      self.feedbackMs = feedbackMs
+      self.matchRate = matchRate
+      self.congruentRate = congruentRate
+    }
+
+    public func validate() throws(SettingError) {
+      try SettingError.check(duration, "duration", in: 30...120)
+      try SettingError.check(feedbackMs, "feedbackMs", in: 0...2000)
+      try SettingError.check(matchRate, "matchRate", in: 0...1)
+      try SettingError.check(congruentRate, "congruentRate", in: 0...1)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case duration, feedbackMs, matchRate, congruentRate
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let defaults = Settings()
+      duration = try container.decodeIfPresent(Int.self, forKey: .duration) ?? defaults.duration
+      feedbackMs =
+        try container.decodeIfPresent(Int.self, forKey: .feedbackMs) ?? defaults.feedbackMs
+      matchRate =
+        try container.decodeIfPresent(Double.self, forKey: .matchRate) ?? defaults.matchRate
+      congruentRate =
+        try container.decodeIfPresent(Double.self, forKey: .congruentRate)
+        ?? defaults.congruentRate
+    }
+  }
+
+  /// What a player does.
+  ///
+  /// JSON: `{"type":"answer","match":true,"reactionMs":612}` (`reactionMs` optional; the
+  /// browser's `performance.now()` difference, fractions rounded) and `{"type":"quit"}`.
+  public enum Action: Codable, Sendable, Equatable {
+    /// Yes (`match: true`) or No, with the reaction time the browser measured, if any.
+    case answer(match: Bool, reactionMs: Int? = nil)
+    /// Ends the round now; the score stands.
+    case quit
+
+    private enum CodingKeys: String, CodingKey {
+      case type, match, reactionMs
+    }
+
+    /// The largest reaction time a message may carry (a day); more is not a measurement.
+    static let reactionLimitMs = 86_400_000.0
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let type = try container.decode(String.self, forKey: .type)
+      switch type {
+      case "answer":
+        let match = try container.decode(Bool.self, forKey: .match)
+        var reactionMs: Int?
+        // Decoded as a number, so that `612.4` from `performance.now()` is welcome.
+        if let measured = try container.decodeIfPresent(Double.self, forKey: .reactionMs) {
+          guard measured >= 0, measured <= Self.reactionLimitMs else {
+            throw DecodingError.dataCorruptedError(
+              forKey: .reactionMs, in: container,
+              debugDescription: "reactionMs must be a number of milliseconds from 0 to 86400000")
+          }
+          reactionMs = Int(measured.rounded())
+        }
+        self = .answer(match: match, reactionMs: reactionMs)
+      case "quit":
+        self = .quit
+      default:
+        throw DecodingError.dataCorruptedError(
+          forKey: .type, in: container,
+          debugDescription: "Unknown Color Match action \"\(type)\"; expected answer or quit")
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      switch self {
+      case .answer(let match, let reactionMs):
+        try container.encode("answer", forKey: .type)
+        try container.encode(match, forKey: .match)
+        try container.encodeIfPresent(reactionMs, forKey: .reactionMs)
+      case .quit:
+        try container.encode("quit", forKey: .type)
+      }
+    }
+  }
+
+  /// Why a round ended.
+  public enum EndReason: String, Codable, Sendable {
+    /// The round clock ran out.
+    case timeUp
+    /// The player quit.
+    case quit
+  }
+
+  /// What an action or the passing of time caused.
+  ///
+  /// JSON: `{"type":"answered","trial":1,"correct":true,"score":100,"streak":1,"reactionMs":612}`
+  /// and `{"type":"roundOver","reason":"timeUp","score":300}`.
+  public enum Event: Codable, Sendable, Equatable {
+    /// Trial number `trial` was answered; the score and streak after it, and the reaction time
+    /// kept.
+    case answered(trial: Int, correct: Bool, score: Int, streak: Int, reactionMs: Int)
+    /// The round ended.
+    case roundOver(reason: EndReason, score: Int)
+
+    private enum CodingKeys: String, CodingKey {
+      case type, trial, correct, score, streak, reactionMs, reason
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let type = try container.decode(String.self, forKey: .type)
+      switch type {
+      case "answered":
+        self = .answered(
+          trial: try container.decode(Int.self, forKey: .trial),
+          correct: try container.decode(Bool.self, forKey: .correct),
+          score: try container.decode(Int.self, forKey: .score),
+          streak: try container.decode(Int.self, forKey: .streak),
+          reactionMs: try container.decode(Int.self, forKey: .reactionMs))
+      case "roundOver":
+        self = .roundOver(
+          reason: try container.decode(EndReason.self, forKey: .reason),
+          score: try container.decode(Int.self, forKey: .score))
+      default:
+        throw DecodingError.dataCorruptedError(
+          forKey: .type, in: container,
+          debugDescription: "Unknown Color Match event \"\(type)\"; expected answered or roundOver")
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      switch self {
+      case .answered(let trial, let correct, let score, let streak, let reactionMs):
+        try container.encode("answered", forKey: .type)
+        try container.encode(trial, forKey: .trial)
+        try container.encode(correct, forKey: .correct)
+        try container.encode(score, forKey: .score)
+        try container.encode(streak, forKey: .streak)
+        try container.encode(reactionMs, forKey: .reactionMs)
+      case .roundOver(let reason, let score):
+        try container.encode("roundOver", forKey: .type)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(score, forKey: .score)
+      }
+    }
+  }
+
+  /// Where the round stands.
+  public enum Phase: String, Codable, Sendable {
+    /// 3-2-1 before the first trial; the clock does not run.
+    case countdown
+    /// A trial waits for Yes or No; the clock runs.
+    case trial
+    /// ✓ or ✗ shows after an answer; the clock does not run.
+    case feedback
+    /// The round has ended.
+    case over
+  }
+
+  /// A card as a page draws it: the word, its ink and its background, as CSS colours.
+  public struct Card: Codable, Sendable, Equatable {
+    /// The colour word shown ("Red").
+    public var word: String
+    /// The ink the word is printed in (`#b32f3c`).
+    public var ink: String
+    /// The card's background, chosen so that the ink reads at 4.5:1 or better.
+    public var background: String
+  }
+
+  /// How the last answer went, for the ✓/✗.
+  public struct Feedback: Codable, Sendable, Equatable {
+    /// The trial's number, from 1.
+    public var trial: Int
+    /// What the player answered: `true` for Yes.
+    public var answer: Bool
+    public var correct: Bool
+    /// "✓" or "✗".
+    public var mark: String
+
+    public init(trial: Int, answer: Bool, correct: Bool, mark: String) {
+      self.trial = trial
+      self.answer = answer
+      self.correct = correct
+      self.mark = mark
+    }
+
+    init(_ record: TrialRecord) {
+      trial = record.index
+      answer = record.answer
+      correct = record.correct
+      mark = record.correct ? "✓" : "✗"
+    }
+  }
+
+  /// Everything a page needs to draw the screen at a moment.
+  public struct View: Codable, Sendable, Equatable {
+    public var phase: Phase
+    public var isOver: Bool
+    /// Milliseconds left of the countdown (0 outside it).
+    public var countdownRemainingMs: Int
+    /// The countdown's number to show, 3, 2 or 1 (absent outside the countdown).
+    public var countdownSeconds: Int?
+    /// Milliseconds until the next trial appears (0 outside the feedback).
+    public var feedbackRemainingMs: Int
+    /// Round-clock time used, in milliseconds.
+    public var elapsedMs: Int
+    /// Round-clock time left, in milliseconds (never below 0).
+    public var remainingMs: Int
+    /// The round-clock budget, in milliseconds.
+    public var durationMs: Int
+    /// The time left as the clock shows it, `m:ss.t`.
+    public var clock: String
+    /// The trial on screen (or just answered), from 1; 0 before the first.
+    public var trialNumber: Int
+    /// The top card (its word's meaning is what counts), while a trial waits.
+    public var top: Card?
+    /// The bottom card (its ink is what counts), while a trial waits.
+    public var bottom: Card?
+    public var score: Int
+    public var streak: Int
+    public var bestStreak: Int
+    /// Trials answered so far.
+    public var answered: Int
+    /// Of those, answered correctly.
+    public var correct: Int
+    /// The last answer, for the ✓/✗ (shown during `feedback`).
+    public var lastAnswer: Feedback?
+    /// Why the round ended, once over.
+    public var endReason: EndReason?
+    /// The end report, once over.
+    public var report: Summary?
+  }
+
+  /// One answered trial, as the end report and the CSV list it.
+  public struct TrialRecord: Codable, Sendable, Equatable {
+    /// From 1.
+    public var index: Int
+    /// The top word's meaning.
+    public var topWord: Colour
+    /// The bottom word.
+    public var bottomWord: Colour
+    /// The bottom word's ink.
+    public var bottomInk: Colour
+    /// Whether the bottom word named its own ink.
+    public var congruent: Bool
+    /// Whether the top meaning was the bottom ink (the right answer was Yes).
+    public var match: Bool
+    /// What the player answered: `true` for Yes.
+    public var answer: Bool
+    public var correct: Bool
+    /// The reaction time kept, in milliseconds.
+    public var reactionMs: Int
+  }
+
+  /// The end report: what research Stroop tools report, plus the game's score.
+  public struct Summary: Codable, Sendable, Equatable {
+    /// Trials answered.
+    public var trials: Int
+    /// Trials answered correctly.
+    public var correct: Int
+    /// `correct / trials`, 0...1 (0 when no trial was answered).
+    public var accuracy: Double
+    public var bestStreak: Int
+    public var score: Int
+    /// Round-clock time used, in milliseconds.
+    public var elapsedMs: Int
+    /// Why the round ended; absent while it runs.
+    public var endReason: EndReason?
+    /// Mean reaction time over congruent trials, in ms (absent when there were none).
+    public var meanReactionMsCongruent: Double?
+    /// Mean reaction time over incongruent trials, in ms (absent when there were none).
+    public var meanReactionMsIncongruent: Double?
+    /// The Stroop interference effect: incongruent mean − congruent mean, in ms (absent unless
+    /// both exist).
+    public var interferenceMs: Double?
+    /// Every answered trial, in order.
+    public var trialRecords: [TrialRecord]
+
+    init(
+      records: [TrialRecord], score: Int, bestStreak: Int, elapsedMs: Int, endReason: EndReason?
+    ) {
+      func mean(_ values: [Int]) -> Double? {
+        values.isEmpty ? nil : Double(values.reduce(0, +)) / Double(values.count)
+      }
+      trials = records.count
+      correct = records.count(where: { $0.correct })
+      accuracy = records.isEmpty ? 0 : Double(correct) / Double(records.count)
+      self.bestStreak = bestStreak
+      self.score = score
+      self.elapsedMs = elapsedMs
+      self.endReason = endReason
+      meanReactionMsCongruent = mean(records.filter(\.congruent).map(\.reactionMs))
+      meanReactionMsIncongruent = mean(records.filter { !$0.congruent }.map(\.reactionMs))
+      if let congruent = meanReactionMsCongruent, let incongruent = meanReactionMsIncongruent {
+        interferenceMs = incongruent - congruent
+      }
+      trialRecords = records
+    }
+
+    /// The CSV header row.
+    public static let csvHeader =
+      "trial,top_word,bottom_word,bottom_ink,congruent,match,answer,correct,reaction_ms"
+
+    /// The trials as CSV for download: a header row, then one row per trial, lines ended by
+    /// CRLF as RFC 4180 says. Fields are colour identifiers (`red`), `true`/`false`, `yes`/`no`
+    /// and whole milliseconds, none of which contains a comma, quote or line break, so no field
+    /// is quoted.
+    public func trialsCSV() -> String {
+      var lines = [Self.csvHeader]
+      for record in trialRecords {
+        let fields: [String] = [
+          String(record.index), record.topWord.rawValue, record.bottomWord.rawValue,
+          record.bottomInk.rawValue, String(record.congruent), String(record.match),
+          record.answer ? "yes" : "no", String(record.correct), String(record.reactionMs),
+        ]
+        lines.append(fields.joined(separator: ","))
+      }
+      return lines.map { $0 + "\r\n" }.joined()
+    }
+  }
+}
