@@ -1,0 +1,214 @@
+extension GuessOrPassGame {
+  /// The settings of a round. Every key is optional in JSON; a missing one takes its default.
+  /// The countdown is fixed at 5 s (`countdownMs`), not a setting.
+  public struct Settings: GameSettings {
+    /// Playing time in seconds after the countdown (default 60, 30...180).
+    public var duration: Int
+    /// The category's label, shown on screen and kept in the summary (informational; the server
+    /// chooses the words). Absent when none was given; at most 60 characters.
+    public var category: String?
+
+    public init() {
+      self.init(duration: 60)
+    }
+
+    public init(duration: Int = 60, category: String? = nil) {
+      self.duration = duration
+      self.category = category
+    }
+
+    /// The longest category label accepted.
+    public static let categoryLimit = 60
+
+    public func validate() throws(SettingError) {
+      try SettingError.check(duration, "duration", in: 30...180)
+      if let category, category.isEmpty || category.count > Self.categoryLimit {
+        throw SettingError(
+          setting: "category", allowed: "a text of 1 to \(Self.categoryLimit) characters")
+      }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case duration, category
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      duration = try container.decodeIfPresent(Int.self, forKey: .duration) ?? 60
+      category = try container.decodeIfPresent(String.self, forKey: .category)
+    }
+  }
+
+  /// What the player does.
+  ///
+  /// JSON: `{"type":"guessed"}`, `{"type":"pass"}` and `{"type":"end"}`.
+  public enum Action: String, Codable, Sendable, Equatable {
+    /// The word on screen was guessed: it counts.
+    case guessed
+    /// Skip the word on screen.
+    case pass
+    /// "End game": ends the round early.
+    case end
+
+    private enum CodingKeys: String, CodingKey {
+      case type
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let type = try container.decode(String.self, forKey: .type)
+      guard let action = Action(rawValue: type) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .type, in: container,
+          debugDescription:
+            "Unknown Guess or Pass action \"\(type)\"; expected guessed, pass or end")
+      }
+      self = action
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(rawValue, forKey: .type)
+    }
+  }
+
+  /// How a word left the screen.
+  public enum WordResult: String, Codable, Sendable {
+    case guessed
+    case passed
+  }
+
+  /// Why a round ended.
+  public enum EndReason: String, Codable, Sendable {
+    /// The time ran out.
+    case timeUp
+    /// Every word was played.
+    case wordsRanOut
+    /// The player pressed "End game".
+    case ended
+  }
+
+  /// What an action or the passing of time caused. Only words already on screen appear here.
+  ///
+  /// JSON: `{"type":"guessed","word":"Lion","score":3}`, `{"type":"passed","word":"Owl"}` and
+  /// `{"type":"roundOver","reason":"timeUp","score":3}`.
+  public enum Event: Codable, Sendable, Equatable {
+    /// `word` was guessed; the score after it.
+    case guessed(word: String, score: Int)
+    /// `word` was passed.
+    case passed(word: String)
+    /// The round ended.
+    case roundOver(reason: EndReason, score: Int)
+
+    private enum CodingKeys: String, CodingKey {
+      case type, word, score, reason
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let type = try container.decode(String.self, forKey: .type)
+      switch type {
+      case "guessed":
+        self = .guessed(
+          word: try container.decode(String.self, forKey: .word),
+          score: try container.decode(Int.self, forKey: .score))
+      case "passed":
+        self = .passed(word: try container.decode(String.self, forKey: .word))
+      case "roundOver":
+        self = .roundOver(
+          reason: try container.decode(EndReason.self, forKey: .reason),
+          score: try container.decode(Int.self, forKey: .score))
+      default:
+        throw DecodingError.dataCorruptedError(
+          forKey: .type, in: container,
+          debugDescription:
+            "Unknown Guess or Pass event \"\(type)\"; expected guessed, passed or roundOver")
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      switch self {
+      case .guessed(let word, let score):
+        try container.encode("guessed", forKey: .type)
+        try container.encode(word, forKey: .word)
+        try container.encode(score, forKey: .score)
+      case .passed(let word):
+        try container.encode("passed", forKey: .type)
+        try container.encode(word, forKey: .word)
+      case .roundOver(let reason, let score):
+        try container.encode("roundOver", forKey: .type)
+        try container.encode(reason, forKey: .reason)
+        try container.encode(score, forKey: .score)
+      }
+    }
+  }
+
+  /// Where the round stands.
+  public enum Phase: String, Codable, Sendable {
+    /// The 5-second countdown; no word yet.
+    case countdown
+    /// A word is on screen and the time runs.
+    case playing
+    /// The round has ended.
+    case over
+  }
+
+  /// Everything a page needs to draw the screen at a moment.
+  public struct View: Codable, Sendable, Equatable {
+    public var phase: Phase
+    public var isOver: Bool
+    /// Milliseconds left of the countdown (0 outside it).
+    public var countdownRemainingMs: Int
+    /// The countdown's number to show, 5 ... 1 (absent outside the countdown).
+    public var countdownSeconds: Int?
+    /// Milliseconds of play left (the whole duration during the countdown, 0 once the time is
+    /// up, what was left when the round ended early).
+    public var remainingMs: Int
+    /// Whole seconds left, rounded up, for "Time left: N" (absent outside play).
+    public var secondsLeft: Int?
+    /// The playing time, in milliseconds.
+    public var durationMs: Int
+    /// The last 10 s are running: signal them.
+    public var lastTenSeconds: Bool
+    /// The category's label, if any.
+    public var category: String?
+    /// The word on screen (only while playing).
+    public var word: String?
+    /// Words guessed so far: the score.
+    public var score: Int
+    /// Words passed so far.
+    public var passedCount: Int
+    /// The number of the word on screen, from 1 (while playing; else words played so far).
+    public var wordNumber: Int
+    /// How the last word left the screen, for the green or red flash.
+    public var lastResult: WordResult?
+    /// Why the round ended, once over.
+    public var endReason: EndReason?
+    /// "You guessed N words!", once over.
+    public var message: String?
+    /// The words guessed, in order, once over.
+    public var guessed: [String]?
+    /// The words passed, in order, once over.
+    public var passed: [String]?
+    /// The word that was on screen when the round ended, neither guessed nor passed, once over.
+    public var missed: String?
+  }
+
+  /// The figures the end screen and the statistics need.
+  public struct Summary: Codable, Sendable, Equatable {
+    /// Words guessed.
+    public var score: Int
+    /// The words guessed, in order.
+    public var guessed: [String]
+    /// The words passed, in order.
+    public var passed: [String]
+    /// The word on screen when the round ended, if any (known once over).
+    public var missed: String?
+    public var category: String?
+    /// Why the round ended; absent while it runs.
+    public var endReason: EndReason?
+    /// Every word that was on screen, in order, so the server can mark them seen.
+    public var wordsSeen: [String]
+  }
+}
