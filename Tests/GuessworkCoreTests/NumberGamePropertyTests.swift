@@ -134,7 +134,8 @@ struct NumberGamePropertyTests {
       var driver = SeededRandom(seed: seed)
       let size = driver.int(in: 10...2_000)
       let tries = NumberGame.optimalTries(forRangeSize: size)
-      var game = try NumberGame(settings: .init(low: 0, high: size - 1, attempts: tries), seed: seed)
+      var game = try NumberGame(
+        settings: .init(low: 0, high: size - 1, attempts: tries), seed: seed)
       while !game.isOver {
         try game.guess((game.knownLow + game.knownHigh) / 2)
       }

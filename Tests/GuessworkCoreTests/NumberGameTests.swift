@@ -267,9 +267,11 @@ struct NumberGameTests {
     #expect(game.summary.secret == 50)
   }
 
-  @Test("Every action after the game is over is refused", arguments: [
-    NumberGame.Action.digit(1), .backspace, .clear, .enter, .guess(3),
-  ])
+  @Test(
+    "Every action after the game is over is refused",
+    arguments: [
+      NumberGame.Action.digit(1), .backspace, .clear, .enter, .guess(3),
+    ])
   func actionsAfterOver(action: NumberGame.Action) throws {
     var game = try numberGame(secret: 50)
     try game.guess(50)

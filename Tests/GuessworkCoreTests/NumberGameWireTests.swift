@@ -60,7 +60,7 @@ struct NumberGameWireTests {
     }
     #expect(
       error?.message
-          == "high must be a whole number from 59 to 10049: the range from low to high must hold "
+        == "high must be a whole number from 59 to 10049: the range from low to high must hold "
         + "10 to 10,000 numbers, and high can be at most 1000000")
   }
 

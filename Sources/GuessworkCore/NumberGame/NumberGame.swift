@@ -282,7 +282,8 @@ public struct NumberGame: Game {
   private mutating func submit(_ number: Int) throws(Refusal) -> [Event] {
     guard (settings.low...settings.high).contains(number) else {
       throw Refusal(
-        .outOfRange, "\(number) is not in the game: guess from \(settings.low) to \(settings.high).")
+        .outOfRange, "\(number) is not in the game: guess from \(settings.low) to \(settings.high)."
+      )
     }
     if let earlier = guesses.first(where: { $0.number == number }) {
       throw Refusal(
@@ -329,12 +330,7 @@ public struct NumberGame: Game {
   // MARK: View
 
   public func view(at now: Instant) -> View {
-    let last = guesses.last
-    let hintText: String? =
-      switch last?.hint {
-      case .higher?, .lower?: Self.hintText(last!)
-      default: nil
-      }
+    let hintText = guesses.last.flatMap { $0.hint == .correct ? nil : Self.hintText($0) }
     return View(
       phase: phase,
       isOver: isOver,
