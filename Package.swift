@@ -13,11 +13,23 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "GuessworkCore", targets: ["GuessworkCore"]),
+    .library(name: "GuessworkStore", targets: ["GuessworkStore"]),
+    .library(name: "GuessworkServer", targets: ["GuessworkServer"]),
     .executable(name: "guesswork", targets: ["guesswork"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-numerics", from: "1.1.1"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    .package(url: "https://github.com/vapor/async-kit", from: "1.22.0"),
+    .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+    .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+    .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
   ],
   targets: [
     // The rules of every game: pure, deterministic, no I/O.
@@ -26,11 +38,48 @@ let package = Package(
       dependencies: [.product(name: "RealModule", package: "swift-numerics")],
       swiftSettings: strict
     ),
+    // Words, decks and cities: data files with a small loader.
+    .target(
+      name: "GuessworkContent",
+      resources: [.copy("Resources")],
+      swiftSettings: strict
+    ),
+    // Storage: one schema and one set of queries over SQLKit, for SQLite and PostgreSQL.
+    .target(
+      name: "GuessworkStore",
+      dependencies: [
+        .product(name: "SQLKit", package: "sql-kit"),
+        .product(name: "SQLiteKit", package: "sqlite-kit"),
+        .product(name: "PostgresKit", package: "postgres-kit"),
+        .product(name: "AsyncKit", package: "async-kit"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      swiftSettings: strict
+    ),
+    // The HTTP server: routes, players, errors. The only place that knows HTTP.
+    .target(
+      name: "GuessworkServer",
+      dependencies: [
+        "GuessworkCore", "GuessworkStore", "GuessworkContent",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOFoundationCompat", package: "swift-nio"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      resources: [.copy("Public"), .copy("openapi.json")],
+      swiftSettings: strict
+    ),
     // The `guesswork` command.
     .executableTarget(
       name: "guesswork",
       dependencies: [
-        "GuessworkCore",
+        "GuessworkCore", "GuessworkServer", "GuessworkStore",
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
@@ -38,6 +87,19 @@ let package = Package(
     .testTarget(
       name: "GuessworkCoreTests",
       dependencies: ["GuessworkCore"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GuessworkStoreTests",
+      dependencies: ["GuessworkStore"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GuessworkServerTests",
+      dependencies: [
+        "GuessworkServer", "GuessworkCore", "GuessworkStore",
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ],
       swiftSettings: strict
     ),
   ],

@@ -1,0 +1,99 @@
+public import Foundation
+
+/// The content the games play with, shipped with Guesswork as data files: word lists for
+/// Guess or Pass, emoji decks for Picture Quiz, and a list of world cities.
+public struct ContentLibrary: Sendable {
+  public let categories: [WordCategory]
+  public let decks: [Deck]
+
+  public init(categories: [WordCategory], decks: [Deck]) {
+    self.categories = categories
+    self.decks = decks
+  }
+
+  /// The six categories of the original app, in its order.
+  public static let categoryIDs = ["animals", "food", "sports", "technology", "music", "nature"]
+
+  /// The content bundled with the package, loaded once.
+  public static let bundled: ContentLibrary = {
+    do {
+      return try load(from: resources)
+    } catch {
+      fatalError("the bundled content does not load: \(error)")
+    }
+  }()
+
+  /// The folder of the bundled data files (the one holding `words/` and `decks/`).
+  public static var resources: URL {
+    Bundle.module.url(forResource: "words", withExtension: nil)!.deletingLastPathComponent()
+  }
+
+  /// Loads the content in `folder` (`words/<category>.txt`, `decks/<id>.json`).
+  public static func load(from folder: URL) throws -> ContentLibrary {
+    let categories = try categoryIDs.map { id in
+      let text = try String(
+        contentsOf: folder.appendingPathComponent("words/\(id).txt"), encoding: .utf8)
+      return WordCategory(
+        id: id, title: id.prefix(1).uppercased() + id.dropFirst(), words: lines(text))
+    }
+    let deckFolder = folder.appendingPathComponent("decks")
+    let deckFiles = try FileManager.default.contentsOfDirectory(atPath: deckFolder.path)
+      .filter { $0.hasSuffix(".json") }.sorted()
+    let decks = try deckFiles.map { file in
+      try JSONDecoder().decode(
+        Deck.self, from: Data(contentsOf: deckFolder.appendingPathComponent(file)))
+    }
+    return ContentLibrary(categories: categories, decks: decks)
+  }
+
+  /// The words on the bundled blocklist: never shown, whatever their source.
+  public static let blocklist: Set<String> = {
+    let url = resources.appendingPathComponent("words/blocklist.txt")
+    return Set(((try? String(contentsOf: url, encoding: .utf8)).map(lines) ?? []))
+  }()
+
+  static func lines(_ text: String) -> [String] {
+    text.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+  }
+
+  public func category(_ id: String) -> WordCategory? {
+    categories.first { $0.id == id }
+  }
+
+  public func deck(_ id: String) -> Deck? {
+    decks.first { $0.id == id }
+  }
+}
+
+/// A Guess or Pass category and its words.
+public struct WordCategory: Sendable, Equatable, Codable {
+  public let id: String
+  public let title: String
+  public let words: [String]
+}
+
+/// A Picture Quiz deck: its items and how it looks and asks.
+public struct Deck: Sendable, Equatable, Codable {
+  public let id: String
+  public let title: String
+  /// The question, with `{answer}` where the item's name goes.
+  public let question: String
+  /// Put before a tapped item's name: "Wrong! That's <noun> <name>."
+  public let noun: String
+  /// Two to four colours for the background gradient.
+  public let theme: [String]
+  /// Shown under the game.
+  public let credit: String
+  public let items: [Item]
+
+  public struct Item: Sendable, Equatable, Codable {
+    public let name: String
+    /// The picture, when it is an emoji that browsers draw themselves.
+    public let emoji: String?
+  }
+
+  /// The items that have a picture.
+  public var playableItems: [Item] { items.filter { $0.emoji != nil } }
+}

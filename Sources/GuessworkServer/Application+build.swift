@@ -1,0 +1,64 @@
+import Foundation
+import GuessworkContent
+import GuessworkCore
+public import GuessworkStore
+import HTTPTypes
+public import Hummingbird
+public import Logging
+import NIOCore
+import NIOFoundationCompat
+import ServiceLifecycle
+
+/// Builds the whole server from its configuration: the one function `guesswork serve` and the
+/// tests both call. The store is opened (and migrated) before this returns, so the server
+/// never listens on an outdated schema.
+public func buildApplication(_ configuration: ServerConfiguration) async throws
+  -> some ApplicationProtocol
+{
+  var logger = Logger(label: "guesswork")
+  logger.logLevel = configuration.logLevel
+  let location = try StoreLocation.from(
+    databaseURL: configuration.databaseURL, sqlitePath: configuration.sqlitePath)
+  let store = try await SQLStore.open(location, logger: logger)
+  logger.info("storage: \(location)")
+  return buildApplication(configuration, store: store, logger: logger)
+}
+
+/// Builds the server on an open store (tests can share one).
+public func buildApplication(
+  _ configuration: ServerConfiguration, store: any GuessworkStore, logger: Logger
+) -> some ApplicationProtocol {
+  let router = Router()
+  router.add(middleware: EdgeMiddleware())
+  let api = API(
+    store: store,
+    identity: Identity(store: store, secureCookies: configuration.behindHTTPS),
+    content: .bundled,
+    clock: { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) })
+  api.register(on: router)
+  router.add(
+    middleware: FileMiddleware(
+      Bundle.module.url(forResource: "Public", withExtension: nil)!.path,
+      searchForIndexHtml: true, logger: logger))
+  let onListening = configuration.onListening
+  var app = Application(
+    router: router,
+    configuration: .init(
+      address: .hostname(configuration.host, port: configuration.port), serverName: "Guesswork"),
+    onServerRunning: { channel in
+      await onListening?(channel.localAddress?.port ?? configuration.port)
+    },
+    logger: logger)
+  app.addServices(StoreService(store: store))
+  return app
+}
+
+/// Closes the store when the application stops.
+struct StoreService: Service {
+  let store: any GuessworkStore
+
+  func run() async throws {
+    try? await gracefulShutdown()
+    try await store.close()
+  }
+}

@@ -1,0 +1,44 @@
+public import Logging
+
+/// Everything the server can be told, with defaults that need no set-up at all.
+public struct ServerConfiguration: Sendable {
+  /// The address to listen on; `0.0.0.0` lets phones on the same network in.
+  public var host: String = "127.0.0.1"
+  /// The port; 0 picks a free one (tests).
+  public var port: Int = 8080
+  /// Where the SQLite file lives when no `databaseURL` is given.
+  public var dataDirectory: String = "."
+  /// `postgres://...` to share one PostgreSQL database between instances.
+  public var databaseURL: String?
+  public var logLevel: Logger.Level = .info
+  /// Set when the server is reached through HTTPS (a proxy in front): cookies get `Secure`.
+  public var behindHTTPS: Bool = false
+  /// Called once the server listens, with the port it got.
+  public var onListening: (@Sendable (Int) async -> Void)?
+
+  public init() {}
+
+  /// The SQLite file used when `databaseURL` is not set.
+  public var sqlitePath: String {
+    dataDirectory.hasSuffix("/")
+      ? dataDirectory + "guesswork.sqlite" : dataDirectory + "/guesswork.sqlite"
+  }
+
+  /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
+  /// `LOG_LEVEL` and `GUESSWORK_BEHIND_HTTPS`; what is unset keeps its default.
+  public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
+    var configuration = ServerConfiguration()
+    if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
+    if let port = environment["GUESSWORK_PORT"].flatMap(Int.init) { configuration.port = port }
+    if let directory = environment["GUESSWORK_DATA_DIR"], !directory.isEmpty {
+      configuration.dataDirectory = directory
+    }
+    if let url = environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
+    if let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
+      configuration.logLevel = level
+    }
+    configuration.behindHTTPS = ["1", "true", "yes"].contains(
+      environment["GUESSWORK_BEHIND_HTTPS"]?.lowercased() ?? "")
+    return configuration
+  }
+}

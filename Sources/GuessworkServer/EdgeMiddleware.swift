@@ -1,0 +1,106 @@
+import Foundation
+import GuessworkStore
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOFoundationCompat
+
+/// The first and last thing every request meets: turns every error into a JSON answer with
+/// the right status, adds the security headers, and logs one line with the status and the
+/// duration.
+struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
+  static var securityHeaders: HTTPFields {
+    [
+      .xContentTypeOptions: "nosniff",
+      .contentSecurityPolicy:
+        "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+      HTTPField.Name("Referrer-Policy")!: "same-origin",
+      HTTPField.Name("X-Frame-Options")!: "DENY",
+    ]
+  }
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let start = ContinuousClock.now
+    var response: Response
+    do {
+      response = try await next(request, context)
+    } catch {
+      response = Self.response(for: error, logger: context.logger)
+    }
+    for field in Self.securityHeaders where response.headers[field.name] == nil {
+      response.headers.append(field)
+    }
+    let elapsed = ContinuousClock.now - start
+    let milliseconds =
+      Double(elapsed.components.attoseconds) / 1e15
+      + Double(elapsed.components.seconds) * 1000
+    context.logger.info(
+      "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.2f", milliseconds)) ms"
+    )
+    return response
+  }
+
+  static func response(for error: any Error, logger: Logger) -> Response {
+    let apiError: APIError
+    switch error {
+    case let error as APIError:
+      apiError = error
+    case let error as DecodingError:
+      apiError = .badRequest(error.explanation)
+    case let error as HTTPError:
+      apiError = APIError(
+        error.status, Self.code(for: error.status),
+        error.body ?? Self.message(for: error.status))
+    case let error as any HTTPResponseError:
+      apiError = APIError(
+        error.status, Self.code(for: error.status), Self.message(for: error.status))
+    default:
+      logger.error("internal error: \(String(reflecting: error))")
+      apiError = APIError(
+        .internalServerError, "internal", "Something went wrong on the server; it is logged.")
+    }
+    return json(
+      APIError.Body(error: .init(code: apiError.code, message: apiError.message)),
+      status: apiError.status)
+  }
+
+  static func code(for status: HTTPResponse.Status) -> String {
+    switch status {
+    case .notFound: "not-found"
+    case .contentTooLarge: "too-large"
+    case .methodNotAllowed: "method-not-allowed"
+    case .unsupportedMediaType: "unsupported-media-type"
+    default: status.code < 500 ? "bad-request" : "internal"
+    }
+  }
+
+  static func message(for status: HTTPResponse.Status) -> String {
+    switch status {
+    case .notFound: "There is nothing here."
+    case .contentTooLarge: "The request body is too large."
+    case .methodNotAllowed: "This method is not allowed here."
+    default: status.reasonPhrase
+    }
+  }
+}
+
+/// The encoder of every JSON answer.
+let responseEncoder: JSONEncoder = {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return encoder
+}()
+
+/// A JSON answer.
+func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+  let data =
+    (try? responseEncoder.encode(value))
+    ?? Data(#"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8)
+  return Response(
+    status: status,
+    headers: [.contentType: "application/json; charset=utf-8"],
+    body: .init(byteBuffer: ByteBuffer(bytes: data)))
+}

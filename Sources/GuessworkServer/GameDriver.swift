@@ -1,0 +1,124 @@
+import Foundation
+import GuessworkCore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOFoundationCompat
+
+/// What a game needs to start besides its settings: a category or a deck.
+struct GameOptions: Sendable {
+  var category: String?
+  var deck: String?
+}
+
+/// A game after a step: its encoded state, what a player may see, and what it caused.
+struct Outcome: Sendable {
+  var state: String
+  /// The game's settings, encoded, as it plays them.
+  var settings: String
+  var view: any Encodable & Sendable
+  var events: [any Encodable & Sendable]
+  var isOver: Bool
+  var score: Int
+  /// The end-of-game figures, encoded, once the game is over.
+  var summary: String?
+}
+
+/// One game kind, erased so that routes can drive any game from its stored JSON.
+/// The server lists the games in one place (``GameDrivers/all``); adding a game means one
+/// line there.
+protocol GameDriver: Sendable {
+  var kind: GameKind { get }
+  /// Starts a game from a request body `{"settings": {...}}`; also says what it is played on.
+  func start(body: Data, options: GameOptions, seed: UInt64, now: Instant) throws -> (
+    Outcome, variant: String?
+  )
+  /// Lets time pass; `nil` when nothing changed.
+  func tick(state: String, now: Instant) throws -> Outcome?
+  /// The view at `now` with no change.
+  func view(state: String, now: Instant) throws -> Outcome
+  /// Applies the action in a request body `{"action": {...}}` (after letting time pass).
+  func apply(body: Data, state: String, now: Instant) throws -> (Outcome, action: String)
+}
+
+/// The driver of one engine.
+struct Driver<G: Game>: GameDriver {
+  /// Finds the content a game plays with; throws an ``APIError`` naming what is missing.
+  let content: @Sendable (GameOptions) throws -> (G.Content, variant: String?)
+
+  var kind: GameKind { G.kind }
+
+  private struct SettingsBody: Decodable {
+    var settings: G.Settings?
+  }
+
+  private struct ActionBody: Decodable {
+    var action: G.Action
+  }
+
+  func start(body: Data, options: GameOptions, seed: UInt64, now: Instant) throws -> (
+    Outcome, variant: String?
+  ) {
+    let settings = try JSONDecoder().decode(SettingsBody.self, from: body).settings ?? .init()
+    let (content, variant) = try content(options)
+    let game: G
+    do {
+      game = try G(settings: settings, content: content, seed: seed, at: now)
+    } catch {
+      throw APIError.invalidSetting(error)
+    }
+    return (try outcome(game, events: [], now: now), variant)
+  }
+
+  func tick(state: String, now: Instant) throws -> Outcome? {
+    var game = try decode(state)
+    let before = game
+    let events = game.tick(at: now)
+    return game == before ? nil : try outcome(game, events: events, now: now)
+  }
+
+  func view(state: String, now: Instant) throws -> Outcome {
+    try outcome(try decode(state), events: [], now: now)
+  }
+
+  func apply(body: Data, state: String, now: Instant) throws -> (Outcome, action: String) {
+    let action = try JSONDecoder().decode(ActionBody.self, from: body).action
+    var game = try decode(state)
+    var events = game.tick(at: now)
+    if game.isOver { throw APIError.gameOver }
+    do {
+      events += try game.apply(action, at: now)
+    } catch {
+      throw APIError.refused(error)
+    }
+    let encodedAction = String(decoding: try stateEncoder.encode(action), as: UTF8.self)
+    return (try outcome(game, events: events, now: now), encodedAction)
+  }
+
+  private func decode(_ state: String) throws -> G {
+    try JSONDecoder().decode(G.self, from: Data(state.utf8))
+  }
+
+  private func outcome(_ game: G, events: [G.Event], now: Instant) throws -> Outcome {
+    Outcome(
+      state: String(decoding: try stateEncoder.encode(game), as: UTF8.self),
+      settings: String(decoding: try stateEncoder.encode(game.settings), as: UTF8.self),
+      view: game.view(at: now),
+      events: events,
+      isOver: game.isOver,
+      score: game.score,
+      summary: game.isOver
+        ? String(decoding: try stateEncoder.encode(game.summary), as: UTF8.self) : nil)
+  }
+}
+
+/// Encodes states and actions for storage.
+let stateEncoder: JSONEncoder = {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+  return encoder
+}()
+
+extension APIError {
+  static let gameOver = APIError(.conflict, "game-over", "The game is over.")
+}

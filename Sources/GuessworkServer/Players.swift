@@ -1,0 +1,121 @@
+import Crypto
+import Foundation
+import GuessworkStore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import NIOFoundationCompat
+
+/// Who is asking: players are identified by a random 256-bit token in an `HttpOnly`,
+/// `SameSite=Lax` cookie. Only the token's SHA-256 is stored, so a leaked database cannot
+/// be used to act as anyone.
+struct Identity: Sendable {
+  static let cookieName = "guesswork_player"
+  let store: any GuessworkStore
+  let secureCookies: Bool
+
+  /// A new random token, base64url without padding (43 characters).
+  static func newToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+    return Data(bytes).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  static func hash(_ token: String) -> String {
+    SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+  }
+
+  func cookie(for token: String) -> Cookie {
+    Cookie(
+      name: Self.cookieName, value: token, maxAge: 400 * 24 * 3600, path: "/",
+      secure: secureCookies, httpOnly: true, sameSite: .lax)
+  }
+
+  /// The player of this request, or `nil` when it carries no valid cookie.
+  func player(of request: Request) async throws -> PlayerRecord? {
+    guard let token = request.cookies[Self.cookieName]?.value, token.count == 43 else {
+      return nil
+    }
+    return try await store.player(tokenHash: Self.hash(token))
+  }
+
+  /// The player of this request, or a 401 that says how to become one.
+  func requirePlayer(of request: Request) async throws -> PlayerRecord {
+    guard let player = try await player(of: request) else { throw APIError.noPlayer }
+    return player
+  }
+}
+
+/// A player's preferences, stored with the player.
+struct Preferences: Codable, Equatable, Sendable {
+  /// How Guess or Pass takes answers.
+  enum InputMode: String, Codable, Sendable, CaseIterable {
+    case buttons, swipes, tilts, all
+  }
+  var inputMode: InputMode = .all
+
+  init() {}
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    inputMode = try container.decodeIfPresent(InputMode.self, forKey: .inputMode) ?? .all
+  }
+}
+
+/// What `GET /api/me` answers.
+struct PlayerView: Encodable {
+  var id: String
+  var name: String
+  var avatarURL: String?
+  var preferences: Preferences
+  var createdAt: Int64
+
+  init(_ record: PlayerRecord) {
+    id = record.id
+    name = record.name
+    avatarURL = record.hasAvatar ? "/api/players/\(record.id)/avatar" : nil
+    preferences =
+      (try? JSONDecoder().decode(Preferences.self, from: Data(record.preferences.utf8)))
+      ?? Preferences()
+    createdAt = record.createdAt
+  }
+}
+
+enum PlayerRules {
+  static let maxAvatarBytes = 256 * 1024
+
+  /// A name of 1...24 characters after trimming, with no control characters.
+  static func validName(_ raw: String) throws -> String {
+    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !name.isEmpty else {
+      throw APIError(.badRequest, "invalid-name", "name must not be empty.")
+    }
+    guard name.count <= 24 else {
+      throw APIError(
+        .badRequest, "invalid-name", "name must be at most 24 characters (it has \(name.count)).")
+    }
+    guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+    else {
+      throw APIError(.badRequest, "invalid-name", "name must not contain control characters.")
+    }
+    return name
+  }
+
+  /// The image type of `data` judged by its first bytes, never by what the client claims.
+  static func imageType(of data: Data) -> String? {
+    let bytes = [UInt8](data.prefix(12))
+    if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+    if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+    if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) {
+      return "image/gif"
+    }
+    if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)),
+      Array(bytes[8..<12]) == Array("WEBP".utf8)
+    {
+      return "image/webp"
+    }
+    return nil
+  }
+}

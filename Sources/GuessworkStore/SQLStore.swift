@@ -1,0 +1,421 @@
+import AsyncKit
+import Foundation
+public import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLKit
+import SQLiteKit
+
+/// ``GuessworkStore`` over SQLKit: one schema and one set of queries for SQLite and PostgreSQL.
+///
+/// Every method borrows one connection for all of its statements, so that a transaction stays
+/// on one session. SQLite runs in WAL mode with a busy timeout and foreign keys on.
+public final class SQLStore: GuessworkStore {
+  private let pool: any SessionPool
+  private let logger: Logger
+
+  private init(pool: any SessionPool, logger: Logger) {
+    self.pool = pool
+    self.logger = logger
+  }
+
+  /// Opens the database at `location` (creating an SQLite file and its folder when missing)
+  /// and brings its schema up to date before returning.
+  public static func open(
+    _ location: StoreLocation, logger: Logger, maxConnections: Int = 4
+  ) async throws -> SQLStore {
+    let group = MultiThreadedEventLoopGroup.singleton
+    let pool: any SessionPool
+    switch location {
+    case .sqlite(let path):
+      let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      pool = Pool(
+        pool: EventLoopGroupConnectionPool(
+          source: SQLiteSource(path: path), maxConnectionsPerEventLoop: maxConnections,
+          pruneInterval: nil, logger: logger, on: group.next()),
+        makeDatabase: { $0.sql(queryLogLevel: .trace) })
+    case .postgres(let url):
+      var configuration = try SQLPostgresConfiguration(url: url)
+      configuration.coreConfiguration.options.connectTimeout = .seconds(5)
+      pool = Pool(
+        pool: EventLoopGroupConnectionPool(
+          source: PostgresConnectionSource(sqlConfiguration: configuration),
+          maxConnectionsPerEventLoop: maxConnections, pruneInterval: nil, logger: logger,
+          on: group.next()),
+        makeDatabase: { $0.sql(queryLogLevel: .trace) })
+    }
+    let store = SQLStore(pool: pool, logger: logger)
+    do {
+      try await store.migrate()
+    } catch {
+      try? await pool.shutdown()
+      throw error
+    }
+    return store
+  }
+
+  public func close() async throws {
+    try await pool.shutdown()
+  }
+
+  // MARK: Schema
+
+  /// The schema's versions, in order. A version, once released, never changes: later changes
+  /// are new versions. Each statement is idempotent so that two instances starting at once
+  /// against one database cannot break it.
+  static let migrations: [(version: Int, name: String, statements: [SQLQueryString])] = [
+    (
+      1, "players, games and actions",
+      [
+        """
+        CREATE TABLE IF NOT EXISTS players (
+          id TEXT PRIMARY KEY,
+          token_hash TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          preferences TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS avatars (
+          player_id TEXT PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+          content_type TEXT NOT NULL,
+          data \(SQLDataType.blob) NOT NULL,
+          updated_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS games (
+          id TEXT PRIMARY KEY,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL,
+          variant TEXT,
+          settings TEXT NOT NULL,
+          seed BIGINT NOT NULL,
+          state TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL,
+          finished_at BIGINT,
+          score INTEGER,
+          summary TEXT
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS games_by_player ON games (player_id, finished_at)",
+        """
+        CREATE TABLE IF NOT EXISTS actions (
+          game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+          version INTEGER NOT NULL,
+          action TEXT NOT NULL,
+          at BIGINT NOT NULL,
+          PRIMARY KEY (game_id, version)
+        )
+        """,
+      ]
+    )
+  ]
+
+  /// Applies the migrations the database has not recorded yet, each in a transaction.
+  func migrate() async throws {
+    try await pool.withSession { db in
+      try await db.raw(
+        """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+          version INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          applied_at BIGINT NOT NULL
+        )
+        """
+      ).run()
+      let applied = Set(
+        try await db.raw("SELECT version FROM schema_migrations").all().map {
+          try $0.decode(column: "version", as: Int.self)
+        })
+      for migration in Self.migrations where !applied.contains(migration.version) {
+        try await db.transaction {
+          for statement in migration.statements { try await db.raw(statement).run() }
+          try await db.raw(
+            """
+            INSERT INTO schema_migrations (version, name, applied_at)
+            VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Self.now()))
+            ON CONFLICT (version) DO NOTHING
+            """
+          ).run()
+        }
+        self.logger.info("applied migration \(migration.version): \(migration.name)")
+      }
+    }
+  }
+
+  /// The versions recorded as applied, for tests and `guesswork` admin commands.
+  public func appliedMigrations() async throws -> [Int] {
+    try await pool.withSession { db in
+      try await db.raw("SELECT version FROM schema_migrations ORDER BY version").all().map {
+        try $0.decode(column: "version", as: Int.self)
+      }
+    }
+  }
+
+  static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+  // MARK: GuessworkStore
+
+  public func ping() async throws {
+    try await pool.withSession { db in _ = try await db.raw("SELECT 1 AS one").all() }
+  }
+
+  public func insertPlayer(_ player: PlayerRecord, tokenHash: String) async throws {
+    try await pool.withSession { db in
+      try await db.raw(
+        """
+        INSERT INTO players (id, token_hash, name, preferences, created_at, updated_at)
+        VALUES (\(bind: player.id), \(bind: tokenHash), \(bind: player.name),
+                \(bind: player.preferences), \(bind: player.createdAt), \(bind: player.createdAt))
+        """
+      ).run()
+    }
+  }
+
+  private static let playerColumns: SQLQueryString = """
+    p.id, p.name, p.preferences, p.created_at,
+    (SELECT COUNT(*) FROM avatars a WHERE a.player_id = p.id) AS avatars
+    """
+
+  public func player(tokenHash: String) async throws -> PlayerRecord? {
+    try await pool.withSession { db in
+      try await db.raw(
+        "SELECT \(Self.playerColumns) FROM players p WHERE p.token_hash = \(bind: tokenHash)"
+      ).first().map(Self.player(from:))
+    }
+  }
+
+  public func player(id: String) async throws -> PlayerRecord? {
+    try await pool.withSession { db in
+      try await db.raw("SELECT \(Self.playerColumns) FROM players p WHERE p.id = \(bind: id)")
+        .first().map(Self.player(from:))
+    }
+  }
+
+  private static func player(from row: any SQLRow) throws -> PlayerRecord {
+    PlayerRecord(
+      id: try row.decode(column: "id", as: String.self),
+      name: try row.decode(column: "name", as: String.self),
+      preferences: try row.decode(column: "preferences", as: String.self),
+      createdAt: try row.decode(column: "created_at", as: Int64.self),
+      hasAvatar: try row.decode(column: "avatars", as: Int64.self) > 0)
+  }
+
+  @discardableResult
+  public func updatePlayer(id: String, name: String, preferences: String, at: Int64) async throws
+    -> Bool
+  {
+    try await pool.withSession { db in
+      try await db.raw(
+        """
+        UPDATE players SET name = \(bind: name), preferences = \(bind: preferences),
+          updated_at = \(bind: at)
+        WHERE id = \(bind: id) RETURNING id
+        """
+      ).first() != nil
+    }
+  }
+
+  public func setAvatar(playerID: String, _ avatar: Avatar, at: Int64) async throws {
+    try await pool.withSession { db in
+      try await db.raw(
+        """
+        INSERT INTO avatars (player_id, content_type, data, updated_at)
+        VALUES (\(bind: playerID), \(bind: avatar.contentType), \(bind: avatar.data), \(bind: at))
+        ON CONFLICT (player_id) DO UPDATE SET content_type = excluded.content_type,
+          data = excluded.data, updated_at = excluded.updated_at
+        """
+      ).run()
+    }
+  }
+
+  public func avatar(playerID: String) async throws -> Avatar? {
+    try await pool.withSession { db in
+      try await db.raw(
+        "SELECT content_type, data FROM avatars WHERE player_id = \(bind: playerID)"
+      ).first().map {
+        Avatar(
+          contentType: try $0.decode(column: "content_type", as: String.self),
+          data: try $0.decode(column: "data", as: Data.self))
+      }
+    }
+  }
+
+  public func insertGame(_ game: GameRecord) async throws {
+    try await pool.withSession { db in
+      try await db.raw(
+        """
+        INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
+          created_at, updated_at, finished_at, score, summary)
+        VALUES (\(bind: game.id), \(bind: game.playerID), \(bind: game.kind),
+          \(bind: game.variant), \(bind: game.settings), \(bind: Int64(bitPattern: game.seed)),
+          \(bind: game.state), \(bind: game.version), \(bind: game.createdAt),
+          \(bind: game.updatedAt), \(bind: game.finished?.at), \(bind: game.finished?.score),
+          \(bind: game.finished?.summary))
+        """
+      ).run()
+    }
+  }
+
+  public func game(id: String) async throws -> GameRecord? {
+    try await pool.withSession { db in
+      try await db.raw("SELECT * FROM games WHERE id = \(bind: id)").first().map { row in
+        let finishedAt = try row.decode(column: "finished_at", as: Int64?.self)
+        return GameRecord(
+          id: try row.decode(column: "id", as: String.self),
+          playerID: try row.decode(column: "player_id", as: String.self),
+          kind: try row.decode(column: "kind", as: String.self),
+          variant: try row.decode(column: "variant", as: String?.self),
+          settings: try row.decode(column: "settings", as: String.self),
+          seed: UInt64(bitPattern: try row.decode(column: "seed", as: Int64.self)),
+          state: try row.decode(column: "state", as: String.self),
+          version: try row.decode(column: "version", as: Int.self),
+          createdAt: try row.decode(column: "created_at", as: Int64.self),
+          updatedAt: try row.decode(column: "updated_at", as: Int64.self),
+          finished: try finishedAt.map {
+            GameRecord.Finished(
+              at: $0, score: try row.decode(column: "score", as: Int.self),
+              summary: try row.decode(column: "summary", as: String.self))
+          })
+      }
+    }
+  }
+
+  public func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool {
+    try await pool.withSession { db in
+      try await db.transaction {
+        // The write comes first, so that SQLite takes its write lock at once (a read first
+        // could not upgrade under contention) and PostgreSQL locks the row.
+        let updated = try await db.raw(
+          """
+          UPDATE games SET state = \(bind: move.state), version = \(bind: move.version),
+            updated_at = \(bind: move.at), finished_at = \(bind: move.finished?.at),
+            score = \(bind: move.finished?.score), summary = \(bind: move.finished?.summary)
+          WHERE id = \(bind: move.gameID) AND version = \(bind: expectedVersion)
+            AND finished_at IS NULL
+          RETURNING id
+          """
+        ).first()
+        guard updated != nil else { return false }
+        if let action = move.action {
+          try await db.raw(
+            """
+            INSERT INTO actions (game_id, version, action, at)
+            VALUES (\(bind: move.gameID), \(bind: move.version), \(bind: action), \(bind: move.at))
+            """
+          ).run()
+        }
+        return true
+      }
+    }
+  }
+
+  public func actions(gameID: String) async throws -> [ActionRecord] {
+    try await pool.withSession { db in
+      try await db.raw(
+        "SELECT * FROM actions WHERE game_id = \(bind: gameID) ORDER BY version"
+      ).all().map {
+        ActionRecord(
+          gameID: try $0.decode(column: "game_id", as: String.self),
+          version: try $0.decode(column: "version", as: Int.self),
+          action: try $0.decode(column: "action", as: String.self),
+          at: try $0.decode(column: "at", as: Int64.self))
+      }
+    }
+  }
+
+  public func finishedGames(playerID: String) async throws -> [FinishedGame] {
+    try await pool.withSession { db in
+      try await db.raw(
+        """
+        SELECT id, kind, variant, score, summary, finished_at FROM games
+        WHERE player_id = \(bind: playerID) AND finished_at IS NOT NULL
+        ORDER BY finished_at, id
+        """
+      ).all().map {
+        FinishedGame(
+          gameID: try $0.decode(column: "id", as: String.self),
+          kind: try $0.decode(column: "kind", as: String.self),
+          variant: try $0.decode(column: "variant", as: String?.self),
+          score: try $0.decode(column: "score", as: Int.self),
+          summary: try $0.decode(column: "summary", as: String.self),
+          finishedAt: try $0.decode(column: "finished_at", as: Int64.self))
+      }
+    }
+  }
+}
+
+extension SQLDatabase {
+  /// Runs `body` between BEGIN and COMMIT on this session, rolling back when it throws.
+  /// Only call it on a database from `withSession`, so every statement uses one connection.
+  func transaction<R: Sendable>(_ body: () async throws -> R) async throws -> R {
+    try await raw("BEGIN").run()
+    do {
+      let result = try await body()
+      try await raw("COMMIT").run()
+      return result
+    } catch {
+      try? await raw("ROLLBACK").run()
+      throw error
+    }
+  }
+}
+
+// MARK: Connection pools
+
+/// A pool that lends one database session at a time.
+private protocol SessionPool: Sendable {
+  func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R)
+    async throws -> R
+  func shutdown() async throws
+}
+
+private struct Pool<Source: ConnectionPoolSource & SendableMetatype>: SessionPool,
+  @unchecked Sendable
+where Source.Connection: Sendable {
+  let pool: EventLoopGroupConnectionPool<Source>
+  let makeDatabase: @Sendable (Source.Connection) -> any SQLDatabase
+
+  func withSession<R: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> R)
+    async throws -> R
+  {
+    try await pool.withConnection { connection in
+      connection.eventLoop.makeFutureWithTask { try await body(makeDatabase(connection)) }
+    }.get()
+  }
+
+  func shutdown() async throws {
+    try await pool.shutdownAsync()
+  }
+}
+
+/// SQLite connections set up for a server: WAL (readers never wait for the writer), a busy
+/// timeout (writers wait for each other instead of failing), foreign keys enforced, and
+/// `synchronous = NORMAL`, which in WAL mode loses nothing on a process crash (only a power
+/// loss can lose the last commits).
+private struct SQLiteSource: ConnectionPoolSource {
+  let path: String
+
+  func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<
+    SQLiteConnection
+  > {
+    SQLiteConnection.open(
+      storage: .file(path: path), threadPool: .singleton, logger: logger, on: eventLoop
+    ).flatMap { connection in
+      let pragmas = [
+        "PRAGMA busy_timeout = 5000", "PRAGMA journal_mode = WAL", "PRAGMA synchronous = NORMAL",
+        "PRAGMA foreign_keys = ON",
+      ]
+      return pragmas.reduce(eventLoop.makeSucceededVoidFuture()) { done, pragma in
+        done.flatMap { connection.query(pragma).map { _ in } }
+      }.map { connection }
+    }
+  }
+}

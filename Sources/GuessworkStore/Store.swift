@@ -1,0 +1,219 @@
+public import Foundation
+
+/// Where Guesswork keeps its data. The store knows games only as encoded state: it never
+/// decodes a game, so it needs nothing from the core.
+///
+/// One protocol, one implementation over SQLKit (``SQLStore``) that runs on SQLite and on
+/// PostgreSQL with the same schema and the same queries; the contract tests run against both.
+public protocol GuessworkStore: Sendable {
+  /// A cheap query that succeeds when the database answers.
+  func ping() async throws
+
+  // MARK: Players
+
+  func insertPlayer(_ player: PlayerRecord, tokenHash: String) async throws
+  func player(tokenHash: String) async throws -> PlayerRecord?
+  func player(id: String) async throws -> PlayerRecord?
+  /// Changes the name and preferences of a player; `false` when there is no such player.
+  @discardableResult
+  func updatePlayer(id: String, name: String, preferences: String, at: Int64) async throws -> Bool
+  func setAvatar(playerID: String, _ avatar: Avatar, at: Int64) async throws
+  func avatar(playerID: String) async throws -> Avatar?
+
+  // MARK: Games
+
+  func insertGame(_ game: GameRecord) async throws
+  func game(id: String) async throws -> GameRecord?
+  /// Stores a game's new state and, when there is one, the action that led to it, in one
+  /// transaction, provided the stored version is still `expectedVersion`. Returns `false` and
+  /// changes nothing when it is not (someone else moved first).
+  func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool
+  /// The accepted actions of a game, oldest first.
+  func actions(gameID: String) async throws -> [ActionRecord]
+  /// A player's finished games, oldest first.
+  func finishedGames(playerID: String) async throws -> [FinishedGame]
+
+  /// Releases connections; the store is unusable afterwards.
+  func close() async throws
+}
+
+public struct PlayerRecord: Sendable, Equatable, Codable {
+  public var id: String
+  public var name: String
+  /// The player's preferences as a JSON object, opaque to the store.
+  public var preferences: String
+  public var createdAt: Int64
+  public var hasAvatar: Bool
+
+  public init(
+    id: String, name: String, preferences: String = "{}", createdAt: Int64,
+    hasAvatar: Bool = false
+  ) {
+    self.id = id
+    self.name = name
+    self.preferences = preferences
+    self.createdAt = createdAt
+    self.hasAvatar = hasAvatar
+  }
+}
+
+public struct Avatar: Sendable, Equatable {
+  public var contentType: String
+  public var data: Data
+
+  public init(contentType: String, data: Data) {
+    self.contentType = contentType
+    self.data = data
+  }
+}
+
+/// A game as stored: its kind and settings, the seed, the encoded state and its version.
+public struct GameRecord: Sendable, Equatable {
+  public var id: String
+  public var playerID: String
+  public var kind: String
+  /// What the game was played on, where that matters for statistics: a Guess or Pass
+  /// category, a Picture Quiz deck.
+  public var variant: String?
+  public var settings: String
+  public var seed: UInt64
+  public var state: String
+  public var version: Int
+  public var createdAt: Int64
+  public var updatedAt: Int64
+  public var finished: Finished?
+
+  /// What a finished game records for the statistics.
+  public struct Finished: Sendable, Equatable {
+    public var at: Int64
+    public var score: Int
+    public var summary: String
+
+    public init(at: Int64, score: Int, summary: String) {
+      self.at = at
+      self.score = score
+      self.summary = summary
+    }
+  }
+
+  public init(
+    id: String, playerID: String, kind: String, variant: String? = nil, settings: String,
+    seed: UInt64, state: String, version: Int = 0, createdAt: Int64, updatedAt: Int64? = nil,
+    finished: Finished? = nil
+  ) {
+    self.id = id
+    self.playerID = playerID
+    self.kind = kind
+    self.variant = variant
+    self.settings = settings
+    self.seed = seed
+    self.state = state
+    self.version = version
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt ?? createdAt
+    self.finished = finished
+  }
+}
+
+/// An accepted action, as applied: the version it produced, the action as JSON, and when.
+public struct ActionRecord: Sendable, Equatable {
+  public var gameID: String
+  public var version: Int
+  public var action: String
+  public var at: Int64
+
+  public init(gameID: String, version: Int, action: String, at: Int64) {
+    self.gameID = gameID
+    self.version = version
+    self.action = action
+    self.at = at
+  }
+}
+
+/// One step of a game: the state after it, and the action that caused it (none when only
+/// time passed, as when a timed round runs out).
+public struct Move: Sendable, Equatable {
+  public var gameID: String
+  public var version: Int
+  public var state: String
+  public var at: Int64
+  public var action: String?
+  public var finished: GameRecord.Finished?
+
+  public init(
+    gameID: String, version: Int, state: String, at: Int64, action: String?,
+    finished: GameRecord.Finished? = nil
+  ) {
+    self.gameID = gameID
+    self.version = version
+    self.state = state
+    self.at = at
+    self.action = action
+    self.finished = finished
+  }
+}
+
+public struct FinishedGame: Sendable, Equatable {
+  public var gameID: String
+  public var kind: String
+  public var variant: String?
+  public var score: Int
+  public var summary: String
+  public var finishedAt: Int64
+
+  public init(
+    gameID: String, kind: String, variant: String?, score: Int, summary: String,
+    finishedAt: Int64
+  ) {
+    self.gameID = gameID
+    self.kind = kind
+    self.variant = variant
+    self.score = score
+    self.summary = summary
+    self.finishedAt = finishedAt
+  }
+}
+
+/// Where the data lives.
+public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
+  /// An SQLite file, created when missing.
+  case sqlite(path: String)
+  /// A PostgreSQL database, by its `postgres://` URL.
+  case postgres(url: String)
+
+  /// `DATABASE_URL` when it is set and names PostgreSQL, otherwise an SQLite file.
+  public static func from(databaseURL: String?, sqlitePath: String) throws -> StoreLocation {
+    guard let url = databaseURL, !url.isEmpty else { return .sqlite(path: sqlitePath) }
+    if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+      return .postgres(url: url)
+    }
+    if url.hasPrefix("sqlite://") { return .sqlite(path: String(url.dropFirst("sqlite://".count))) }
+    throw StoreError.unsupportedURL(url)
+  }
+
+  public var description: String {
+    switch self {
+    case .sqlite(let path): "SQLite at \(path)"
+    case .postgres(let url):
+      // Never print a password.
+      if let components = URLComponents(string: url) {
+        "PostgreSQL at \(components.host ?? "localhost"):\(components.port ?? 5432)\(components.path)"
+      } else {
+        "PostgreSQL"
+      }
+    }
+  }
+}
+
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+  case unsupportedURL(String)
+  case duplicate(String)
+
+  public var description: String {
+    switch self {
+    case .unsupportedURL:
+      "DATABASE_URL must start with postgres:// or postgresql:// (or sqlite:// and a path)"
+    case .duplicate(let what): "\(what) already exists"
+    }
+  }
+}

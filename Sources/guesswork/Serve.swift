@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import GuessworkServer
+import Hummingbird
+import Logging
+
+/// `guesswork serve`: the server, with nothing to set up.
+struct Serve: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Start the Guesswork server (SQLite by default, PostgreSQL with DATABASE_URL).",
+    discussion: """
+      With no options it listens on http://127.0.0.1:8080 and keeps its data in \
+      ./guesswork.sqlite, created on first start. To play from a phone on the same network, \
+      listen on all interfaces with --host 0.0.0.0 and open http://<this computer's address>:8080.
+      Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
+      GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS.
+      """)
+
+  @Option(help: "The address to listen on (0.0.0.0 for every interface).")
+  var host: String?
+
+  @Option(help: "The port to listen on (0 picks a free one).")
+  var port: Int?
+
+  @Option(help: "The folder of the SQLite database (guesswork.sqlite), created when missing.")
+  var dataDir: String?
+
+  @Option(help: "A postgres:// URL: use PostgreSQL, shared by several instances.")
+  var databaseURL: String?
+
+  @Option(help: "trace, debug, info, notice, warning, error or critical.")
+  var logLevel: String?
+
+  @Flag(help: "The server is reached over HTTPS (through a proxy): mark cookies Secure.")
+  var behindHTTPS = false
+
+  func validate() throws {
+    if let port, !(0...65535).contains(port) {
+      throw ValidationError("--port must be from 0 to 65535.")
+    }
+    if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+      throw ValidationError(
+        "--log-level must be one of trace, debug, info, notice, warning, error, critical.")
+    }
+  }
+
+  func run() async throws {
+    var configuration = ServerConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
+    if let host { configuration.host = host }
+    if let port { configuration.port = port }
+    if let dataDir { configuration.dataDirectory = dataDir }
+    if let databaseURL { configuration.databaseURL = databaseURL }
+    if let logLevel, let level = Logger.Level(rawValue: logLevel) {
+      configuration.logLevel = level
+    }
+    if behindHTTPS { configuration.behindHTTPS = true }
+    let host = configuration.host
+    configuration.onListening = { port in
+      let shown = host == "0.0.0.0" ? "localhost" : host
+      FileHandle.standardOutput.write(
+        Data("Guesswork is ready: open http://\(shown):\(port)/\n".utf8))
+    }
+    let level = configuration.logLevel
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    let app = try await buildApplication(configuration)
+    try await app.runService()
+  }
+}

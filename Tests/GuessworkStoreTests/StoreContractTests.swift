@@ -1,0 +1,298 @@
+import Foundation
+import GuessworkStore
+import Logging
+import Testing
+
+/// The databases the contract runs against: always SQLite in a temporary file, and the
+/// PostgreSQL that `scripts/test` starts (its URL in `GUESSWORK_TEST_POSTGRES_URL`).
+enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
+  case sqlite
+  case postgres
+
+  static var postgresURL: String? {
+    ProcessInfo.processInfo.environment["GUESSWORK_TEST_POSTGRES_URL"].flatMap {
+      $0.isEmpty ? nil : $0
+    }
+  }
+
+  /// The backends available here. PostgreSQL missing is said loudly, and is a failure when
+  /// `GUESSWORK_REQUIRE_POSTGRES=1` (as `scripts/test` sets it).
+  static var available: [Backend] {
+    if postgresURL == nil {
+      FileHandle.standardError.write(
+        Data(
+          """
+          ************************************************************************
+          PostgreSQL contract tests SKIPPED: GUESSWORK_TEST_POSTGRES_URL is not set.
+          Run scripts/test, which starts a throwaway PostgreSQL cluster.
+          ************************************************************************
+
+          """.utf8))
+      return [.sqlite]
+    }
+    return allCases
+  }
+
+  var testDescription: String { rawValue }
+
+  /// Opens a store with a fresh database (SQLite) or the shared test database (PostgreSQL;
+  /// tests use fresh ids so they never collide).
+  func open() async throws -> SQLStore {
+    switch self {
+    case .sqlite:
+      let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("guesswork-store-\(UUID().uuidString)")
+      return try await SQLStore.open(
+        .sqlite(path: folder.appendingPathComponent("test.sqlite").path), logger: Self.logger)
+    case .postgres:
+      return try await SQLStore.open(.postgres(url: Self.postgresURL!), logger: Self.logger)
+    }
+  }
+
+  static let logger = Logger(label: "store-tests")
+}
+
+/// Runs `body` with a store opened on `backend`, closing it afterwards.
+func withStore(
+  _ backend: Backend, _ body: (SQLStore) async throws -> Void
+) async throws {
+  let store = try await backend.open()
+  do {
+    try await body(store)
+  } catch {
+    try await store.close()
+    throw error
+  }
+  try await store.close()
+}
+
+func newPlayer(_ store: SQLStore, name: String = "Ana") async throws -> PlayerRecord {
+  let player = PlayerRecord(id: UUID().uuidString, name: name, createdAt: 1_000)
+  try await store.insertPlayer(player, tokenHash: UUID().uuidString)
+  return player
+}
+
+func newGame(_ store: SQLStore, player: PlayerRecord, seed: UInt64 = 7) async throws -> GameRecord {
+  let game = GameRecord(
+    id: UUID().uuidString, playerID: player.id, kind: "number", settings: #"{"attempts":5}"#,
+    seed: seed, state: #"{"v":0}"#, createdAt: 2_000)
+  try await store.insertGame(game)
+  return game
+}
+
+@Suite("Store contract")
+struct StoreContractTests {
+  @Test("PostgreSQL is there when the test script requires it")
+  func postgresPresentWhenRequired() {
+    if ProcessInfo.processInfo.environment["GUESSWORK_REQUIRE_POSTGRES"] == "1" {
+      #expect(Backend.postgresURL != nil, "scripts/test should have started PostgreSQL")
+    }
+  }
+
+  @Test(
+    "Migrations run once, are recorded, and opening again changes nothing",
+    arguments: Backend.available)
+  func migrationsAreIdempotent(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let applied = try await store.appliedMigrations()
+      #expect(applied == [1])
+    }
+    try await withStore(backend) { store in
+      let applied = try await store.appliedMigrations()
+      #expect(applied == [1])
+    }
+  }
+
+  @Test(
+    "A player is found by token hash and by id, and nothing else finds it",
+    arguments: Backend.available)
+  func playersByTokenHash(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = PlayerRecord(id: UUID().uuidString, name: "Ana", createdAt: 5)
+      let hash = UUID().uuidString
+      try await store.insertPlayer(player, tokenHash: hash)
+      #expect(try await store.player(tokenHash: hash) == player)
+      #expect(try await store.player(id: player.id) == player)
+      #expect(try await store.player(tokenHash: "no such hash") == nil)
+      #expect(try await store.player(id: UUID().uuidString) == nil)
+    }
+  }
+
+  @Test("Two players cannot share a token hash", arguments: Backend.available)
+  func tokenHashIsUnique(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let hash = UUID().uuidString
+      try await store.insertPlayer(
+        PlayerRecord(id: UUID().uuidString, name: "A", createdAt: 1), tokenHash: hash)
+      await #expect(throws: (any Error).self) {
+        try await store.insertPlayer(
+          PlayerRecord(id: UUID().uuidString, name: "B", createdAt: 1), tokenHash: hash)
+      }
+    }
+  }
+
+  @Test(
+    "Updating a player changes name and preferences; an unknown id changes nothing",
+    arguments: Backend.available)
+  func updatePlayer(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      #expect(
+        try await store.updatePlayer(
+          id: player.id, name: "Bea", preferences: #"{"inputMode":"tilts"}"#, at: 9))
+      let updated = try #require(try await store.player(id: player.id))
+      #expect(updated.name == "Bea")
+      #expect(updated.preferences == #"{"inputMode":"tilts"}"#)
+      #expect(
+        try await store.updatePlayer(id: UUID().uuidString, name: "X", preferences: "{}", at: 9)
+          == false)
+    }
+  }
+
+  @Test("An avatar is stored, replaced, and read back byte for byte", arguments: Backend.available)
+  func avatars(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      #expect(try await store.avatar(playerID: player.id) == nil)
+      let first = Avatar(contentType: "image/png", data: Data([0x89, 0x50, 0x4E, 0x47, 0, 255]))
+      try await store.setAvatar(playerID: player.id, first, at: 1)
+      #expect(try await store.avatar(playerID: player.id) == first)
+      #expect(try await store.player(id: player.id)?.hasAvatar == true)
+      let second = Avatar(contentType: "image/jpeg", data: Data(repeating: 0xAB, count: 200_000))
+      try await store.setAvatar(playerID: player.id, second, at: 2)
+      #expect(try await store.avatar(playerID: player.id) == second)
+    }
+  }
+
+  @Test(
+    "A game reads back exactly as stored, even a seed above Int64.max", arguments: Backend.available
+  )
+  func gameRoundTrip(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let game = try await newGame(store, player: player, seed: UInt64.max - 3)
+      #expect(try await store.game(id: game.id) == game)
+      #expect(try await store.game(id: UUID().uuidString) == nil)
+    }
+  }
+
+  @Test("A game needs an existing player", arguments: Backend.available)
+  func gameNeedsPlayer(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      await #expect(throws: (any Error).self) {
+        try await store.insertGame(
+          GameRecord(
+            id: UUID().uuidString, playerID: UUID().uuidString, kind: "number", settings: "{}",
+            seed: 1, state: "{}", createdAt: 1))
+      }
+    }
+  }
+
+  @Test("A move stores the new state and its action together", arguments: Backend.available)
+  func moveStoresStateAndAction(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let game = try await newGame(store, player: try await newPlayer(store))
+      let move = Move(
+        gameID: game.id, version: 1, state: #"{"v":1}"#, at: 3_000, action: #"{"type":"clear"}"#)
+      #expect(try await store.saveMove(move, expectedVersion: 0))
+      let stored = try #require(try await store.game(id: game.id))
+      #expect(stored.version == 1)
+      #expect(stored.state == #"{"v":1}"#)
+      #expect(stored.updatedAt == 3_000)
+      #expect(
+        try await store.actions(gameID: game.id) == [
+          ActionRecord(gameID: game.id, version: 1, action: #"{"type":"clear"}"#, at: 3_000)
+        ])
+    }
+  }
+
+  @Test("A move on a stale version is refused and changes nothing", arguments: Backend.available)
+  func staleMoveChangesNothing(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let game = try await newGame(store, player: try await newPlayer(store))
+      #expect(
+        try await store.saveMove(
+          Move(gameID: game.id, version: 1, state: "a", at: 1, action: "x"), expectedVersion: 0))
+      #expect(
+        try await store.saveMove(
+          Move(gameID: game.id, version: 1, state: "b", at: 2, action: "y"), expectedVersion: 0)
+          == false)
+      #expect(try await store.game(id: game.id)?.state == "a")
+      #expect(try await store.actions(gameID: game.id).map(\.action) == ["x"])
+    }
+  }
+
+  @Test(
+    "Of many concurrent moves on one version, exactly one is stored", arguments: Backend.available)
+  func concurrentMovesOneWins(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let game = try await newGame(store, player: try await newPlayer(store))
+      let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+        for attempt in 0..<8 {
+          group.addTask {
+            try await store.saveMove(
+              Move(gameID: game.id, version: 1, state: "s\(attempt)", at: 1, action: "a\(attempt)"),
+              expectedVersion: 0)
+          }
+        }
+        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+      }
+      #expect(wins == 1)
+      #expect(try await store.actions(gameID: game.id).count == 1)
+    }
+  }
+
+  @Test(
+    "A finished game records its score and accepts no further move", arguments: Backend.available)
+  func finishedGamesAreFinal(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let game = try await newGame(store, player: player)
+      let finished = GameRecord.Finished(at: 4_000, score: 42, summary: #"{"won":true}"#)
+      #expect(
+        try await store.saveMove(
+          Move(
+            gameID: game.id, version: 1, state: "end", at: 4_000, action: nil, finished: finished),
+          expectedVersion: 0))
+      #expect(try await store.game(id: game.id)?.finished == finished)
+      #expect(try await store.actions(gameID: game.id).isEmpty, "a tick stores no action")
+      #expect(
+        try await store.saveMove(
+          Move(gameID: game.id, version: 2, state: "more", at: 5_000, action: "x"),
+          expectedVersion: 1) == false)
+    }
+  }
+
+  @Test(
+    "A player's finished games come oldest first, unfinished ones left out",
+    arguments: Backend.available)
+  func finishedGamesList(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let other = try await newPlayer(store, name: "Other")
+      var ids: [String] = []
+      for (index, score) in [3, 1, 2].enumerated() {
+        let game = try await newGame(store, player: player)
+        ids.append(game.id)
+        let finished = GameRecord.Finished(at: Int64(10 + index), score: score, summary: "{}")
+        _ = try await store.saveMove(
+          Move(gameID: game.id, version: 1, state: "e", at: 1, action: nil, finished: finished),
+          expectedVersion: 0)
+      }
+      _ = try await newGame(store, player: player)
+      let othersGame = try await newGame(store, player: other)
+      _ = try await store.saveMove(
+        Move(
+          gameID: othersGame.id, version: 1, state: "e", at: 1, action: nil,
+          finished: .init(at: 1, score: 9, summary: "{}")), expectedVersion: 0)
+      let finished = try await store.finishedGames(playerID: player.id)
+      #expect(finished.map(\.gameID) == ids)
+      #expect(finished.map(\.score) == [3, 1, 2])
+    }
+  }
+
+  @Test("The database answers a ping", arguments: Backend.available)
+  func ping(backend: Backend) async throws {
+    try await withStore(backend) { store in try await store.ping() }
+  }
+}
