@@ -40,6 +40,9 @@ struct API: Sendable {
     router.get("/api/games/{id}") { request, context in
       try await readGame(request, id: context.parameters.require("id"))
     }
+    router.get("/api/games/{id}/target.svg") { request, context in
+      try await targetSwatch(request, id: context.parameters.require("id"))
+    }
     router.post("/api/games/{id}/actions") { request, context in
       try await act(request, id: context.parameters.require("id"))
     }
@@ -260,6 +263,24 @@ struct API: Sendable {
       reply(
         record, try driver.view(state: record.state, now: now), version: record.version, events: nil
       ))
+  }
+
+  /// Bullseye's target as a picture: the player must see the colour, but its values never
+  /// travel in a view, so a client cannot simply copy them into its guess.
+  private func targetSwatch(_ request: Request, id: String) async throws -> Response {
+    let (record, _) = try await ownGame(request, id: id)
+    guard record.kind == GameKind.bullseye.rawValue else {
+      throw APIError.notFound("A target colour for this game")
+    }
+    let game = try JSONDecoder().decode(BullseyeGame.self, from: Data(record.state.utf8))
+    let svg = """
+      <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" preserveAspectRatio="none">\
+      <rect width="1" height="1" fill="\(game.target.hex)"/></svg>
+      """
+    return Response(
+      status: .ok,
+      headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+      body: .init(byteBuffer: ByteBuffer(string: svg)))
   }
 
   private struct ActionEnvelope: Decodable {

@@ -38,7 +38,8 @@ public func buildApplication(
   api.register(on: router)
   router.add(
     middleware: FileMiddleware(
-      Bundle.module.url(forResource: "Public", withExtension: nil)!.path,
+      configuration.publicDirectory
+        ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path,
       searchForIndexHtml: true, logger: logger))
   let onListening = configuration.onListening
   var app = Application(

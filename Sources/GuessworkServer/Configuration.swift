@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
   public var logLevel: Logger.Level = .info
   /// Set when the server is reached through HTTPS (a proxy in front): cookies get `Secure`.
   public var behindHTTPS: Bool = false
+  /// Serve the browser UI from this folder instead of the bundled copy (for working on it
+  /// without rebuilding).
+  public var publicDirectory: String?
   /// Called once the server listens, with the port it got.
   public var onListening: (@Sendable (Int) async -> Void)?
 
@@ -25,7 +28,7 @@ public struct ServerConfiguration: Sendable {
   }
 
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
-  /// `LOG_LEVEL` and `GUESSWORK_BEHIND_HTTPS`; what is unset keeps its default.
+  /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS` and `GUESSWORK_PUBLIC_DIR`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -36,6 +39,9 @@ public struct ServerConfiguration: Sendable {
     if let url = environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
     if let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
       configuration.logLevel = level
+    }
+    if let folder = environment["GUESSWORK_PUBLIC_DIR"], !folder.isEmpty {
+      configuration.publicDirectory = folder
     }
     configuration.behindHTTPS = ["1", "true", "yes"].contains(
       environment["GUESSWORK_BEHIND_HTTPS"]?.lowercased() ?? "")

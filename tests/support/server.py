@@ -1,0 +1,158 @@
+"""Start and stop a real `guesswork serve` for end-to-end tests.
+
+The binary comes from GUESSWORK_BIN (scripts/test sets it to the debug build); each server
+gets a free loopback port and, unless a DATABASE_URL is given, a fresh SQLite folder.
+"""
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from http.cookiejar import CookieJar
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def binary():
+    return os.environ.get("GUESSWORK_BIN") or os.path.join(ROOT, ".build", "debug", "guesswork")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running `guesswork serve`; use as a context manager or call start()/stop()."""
+
+    def __init__(self, data_dir=None, database_url=None, port=None, env=None):
+        self.own_dir = data_dir is None and database_url is None
+        self.data_dir = data_dir or tempfile.mkdtemp(prefix="guesswork-e2e-")
+        self.database_url = database_url
+        self.port = port or free_port()
+        self.env = env or {}
+        self.process = None
+        self.log_path = os.path.join(self.data_dir, f"server-{self.port}.log")
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout=30):
+        env = dict(os.environ)
+        env.pop("DATABASE_URL", None)
+        env.update(self.env)
+        args = [binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
+        if self.database_url:
+            args += ["--database-url", self.database_url]
+        self.log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=self.log, env=env)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited early; log:\n{self.read_log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                    if r.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, socket.timeout):
+                time.sleep(0.1)
+        raise RuntimeError(f"server did not answer in {timeout} s; log:\n{self.read_log()}")
+
+    def read_log(self):
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def kill(self):
+        """SIGKILL: no chance to flush or close anything."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+        self.log.close()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.process:
+            self.log.close()
+
+    def cleanup(self):
+        if self.own_dir:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        self.cleanup()
+
+
+class Client:
+    """A player's browser, as far as the API is concerned: keeps its cookie."""
+
+    def __init__(self, base_url):
+        self.base_url = base_url
+        self.cookies = CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def request(self, method, path, body=None, raw=None, headers=None):
+        """Returns (status, headers, parsed JSON or bytes)."""
+        data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+        req = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if body is not None:
+            req.add_header("Content-Type", "application/json")
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
+        try:
+            with self.opener.open(req, timeout=30) as r:
+                return r.status, dict(r.headers), _decode(r.read(), r.headers)
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), _decode(e.read(), e.headers)
+
+    def get(self, path):
+        return self.request("GET", path)
+
+    def post(self, path, body=None, raw=None):
+        return self.request("POST", path, body=body, raw=raw)
+
+    # Typed helpers: what a player does.
+    def join(self, name="Ana"):
+        status, _, player = self.post("/api/players", {"name": name})
+        assert status == 201, (status, player)
+        return player
+
+    def start_game(self, game, settings=None, **options):
+        body = {"game": game, **options}
+        if settings is not None:
+            body["settings"] = settings
+        status, _, reply = self.post("/api/games", body)
+        assert status == 201, (status, reply)
+        return reply
+
+    def act(self, game, action, expect=200):
+        status, _, reply = self.post(
+            f"/api/games/{game['id']}/actions", {"action": action, "version": game["version"]}
+        )
+        assert status == expect, (status, reply)
+        return reply
+
+
+def _decode(data, headers):
+    if "json" in (headers.get("Content-Type") or ""):
+        return json.loads(data or b"null")
+    return data
