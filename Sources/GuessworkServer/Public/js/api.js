@@ -1,0 +1,256 @@
+// Shared helpers for every page: the JSON API, a game session that serialises actions,
+// small DOM builders (text only, never HTML from data) and dialogs.
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code || `HTTP ${status}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Calls the API; resolves with the parsed JSON, throws ApiError on any 4xx/5xx. */
+export async function api(method, path, body, raw) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (raw !== undefined) {
+    init.body = raw;
+    if (raw && raw.type) init.headers['Content-Type'] = raw.type;
+  } else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers['Content-Type'] = 'application/json';
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new ApiError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = null; }
+  }
+  if (!response.ok) {
+    const error = (data && data.error) || {};
+    throw new ApiError(response.status, error.code, error.message);
+  }
+  return data;
+}
+
+/** The current player, or null for a first visit. */
+export async function me() {
+  try {
+    return await api('GET', '/api/me');
+  } catch (e) {
+    if (e.status === 401) return null;
+    throw e;
+  }
+}
+
+/** The current player; sends a newcomer to the welcome page first. */
+export async function requirePlayer() {
+  const player = await me();
+  if (!player) {
+    location.replace('index.html');
+    throw new ApiError(401, 'no-player', 'Welcome first');
+  }
+  return player;
+}
+
+let catalogPromise = null;
+export function catalog() {
+  if (!catalogPromise) catalogPromise = api('GET', '/api/catalog');
+  return catalogPromise;
+}
+
+/** Builds an element: el('p', {class: 'x', text: 'hi'}, child, ...). Text goes in as text. */
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') node.textContent = value;
+    else if (key === 'class') node.className = value;
+    else if (key === 'on') for (const [type, fn] of Object.entries(value)) node.addEventListener(type, fn);
+    else if (key in node && typeof value !== 'string') node[key] = value;
+    else node.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+export function setText(selector, text) {
+  const node = typeof selector === 'string' ? $(selector) : selector;
+  if (node && node.textContent !== String(text)) node.textContent = text;
+}
+
+/** Says something to the player (and to screen readers) in the page's status line. */
+export function say(message, kind = 'info') {
+  const node = $('#status');
+  if (!node) return;
+  node.textContent = message || '';
+  node.dataset.kind = kind;
+}
+
+export const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+export function openDialog(dialog) {
+  if (!dialog.open) dialog.showModal();
+  const focus = dialog.querySelector('[autofocus]') || dialog.querySelector('button');
+  if (focus) focus.focus();
+}
+
+export function closeDialog(dialog) {
+  if (dialog.open) dialog.close();
+}
+
+/** The game id in the page's address (?game=...). */
+export function gameIdFromURL() {
+  return new URLSearchParams(location.search).get('game');
+}
+
+export function setGameIdInURL(id) {
+  const url = new URL(location.href);
+  if (id) url.searchParams.set('game', id);
+  else url.searchParams.delete('game');
+  history.replaceState(null, '', url);
+}
+
+/**
+ * One game on the server. Actions go one at a time, each with the latest version; a stale
+ * version reloads the game. `onReply(reply)` renders every answer.
+ */
+export class GameSession {
+  constructor(kind, onReply) {
+    this.kind = kind;
+    this.onReply = onReply;
+    this.reply = null;
+    this.queue = Promise.resolve();
+  }
+
+  get id() { return this.reply && this.reply.id; }
+  get view() { return this.reply && this.reply.view; }
+
+  accept(reply) {
+    if (this.reply && reply.id === this.reply.id && reply.version < this.reply.version) return;
+    this.reply = reply;
+    setGameIdInURL(reply.id);
+    this.onReply(reply);
+  }
+
+  async start(options = {}) {
+    const reply = await api('POST', '/api/games', { game: this.kind, ...options });
+    this.accept(reply);
+    return reply;
+  }
+
+  async load(id) {
+    const reply = await api('GET', `/api/games/${encodeURIComponent(id)}`);
+    this.accept(reply);
+    return reply;
+  }
+
+  refresh() {
+    return this.enqueue(() => this.load(this.id));
+  }
+
+  /** Sends an action; resolves with the reply, or null when it was refused (said to the player). */
+  act(action) {
+    return this.enqueue(async () => {
+      if (!this.reply) return null;
+      try {
+        const reply = await api('POST', `/api/games/${encodeURIComponent(this.id)}/actions`, {
+          action, version: this.reply.version,
+        });
+        say('');
+        this.accept(reply);
+        return reply;
+      } catch (e) {
+        if (e.status === 409) {
+          await this.load(this.id);
+          if (e.code !== 'stale-version') say(e.message);
+          return null;
+        }
+        say(e.message, 'error');
+        return null;
+      }
+    });
+  }
+
+  enqueue(task) {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+}
+
+/** Loads the game named in the URL, or calls `startScreen()` when there is none. */
+export async function resumeOrSetup(session, startScreen) {
+  const id = gameIdFromURL();
+  if (id) {
+    try {
+      await session.load(id);
+      return true;
+    } catch (e) {
+      setGameIdInURL(null);
+      say(e.status === 404 ? 'That game is not yours or no longer exists; start a new one.' : e.message, 'error');
+    }
+  }
+  startScreen();
+  return false;
+}
+
+/** Runs `frame(now)` on every animation frame until it returns false or stop() is called. */
+export function animate(frame) {
+  let handle = 0;
+  let running = true;
+  const step = (now) => {
+    if (!running) return;
+    if (frame(now) === false) { running = false; return; }
+    handle = requestAnimationFrame(step);
+  };
+  handle = requestAnimationFrame(step);
+  return () => { running = false; cancelAnimationFrame(handle); };
+}
+
+/** Resolves after the next paint (double requestAnimationFrame). */
+export function afterPaint() {
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))));
+}
+
+/** Shows the player's name (as text) and avatar in the page header, if the page has one. */
+export function showPlayerChip(player) {
+  const chip = $('#player-chip');
+  if (!chip || !player) return;
+  chip.replaceChildren();
+  if (player.avatarURL) {
+    chip.append(el('img', { class: 'avatar small', src: avatarSrc(player), alt: '' }));
+  } else {
+    chip.append(el('span', { class: 'avatar small initial', 'aria-hidden': 'true', text: initialOf(player.name) }));
+  }
+  chip.append(el('span', { class: 'player-name', text: player.name }));
+}
+
+/** The avatar's address, with a cache-buster so a new picture shows at once. */
+export function avatarSrc(player) {
+  return `${player.avatarURL}?v=${sessionStorage.getItem('avatar-v') || '0'}`;
+}
+
+export function initialOf(name) {
+  return (Array.from((name || '?').trim())[0] || '?').toUpperCase();
+}
+
+/** Common start for every game page: the player, the header chip. */
+export async function boot() {
+  const player = await requirePlayer();
+  showPlayerChip(player);
+  return player;
+}
+
+export function percent(value) {
+  return `${Math.round(value * 100)}%`;
+}

@@ -1,0 +1,140 @@
+// Bullseye: the target is a picture from the server (its values never travel in a view);
+// the sliders mix a guess that is previewed live and sent with "Check my match".
+import { GameSession, boot, resumeOrSetup, el, $, setText, say, openDialog, closeDialog } from '../api.js';
+
+const session = new GameSession('bullseye', render);
+const channels = ['r', 'g', 'b'];
+let shownRound = null;
+
+function render(reply) {
+  const v = reply.view;
+  $('#setup').hidden = true;
+  if (v.isOver && !(reply.events && reply.events.some((e) => e.type === 'scored'))) {
+    return showOver(v);
+  }
+  $('#play').hidden = false;
+  $('#over').hidden = true;
+  const key = `${v.round}:${v.phase}`;
+  if (v.phase === 'guessing' && shownRound !== key) {
+    shownRound = key;
+    $('#target').src = `/api/games/${encodeURIComponent(reply.id)}/target.svg?r=${v.round}`;
+    setSliders(v.startGuess);
+  }
+  setText('#round-text', v.rounds ? `Colour ${v.round} of ${v.rounds}` : `Colour ${v.round}`);
+  setText('#total-text', v.freePlay ? (v.bestScore !== undefined ? `Best: ${v.bestScore}` : '') : `Total: ${v.total} / ${v.maxTotal}`);
+  setText('#message', v.message);
+  const can = new Set(v.actions);
+  $('#check').disabled = !can.has('check');
+  $('#new-colour').hidden = !can.has('newColour');
+  $('#finish').hidden = !can.has('finish');
+  for (const c of channels) $(`#${c}`).disabled = !can.has('check');
+
+  const checked = reply.events && reply.events.some((e) => e.type === 'scored' || e.type === 'checked');
+  if (v.result && (v.phase === 'scored' || v.isOver || (v.freePlay && checked))) showResult(reply);
+}
+
+function setSliders(rgb) {
+  for (const c of channels) $(`#${c}`).value = String(rgb[c]);
+  preview();
+}
+
+function currentGuess() {
+  return { r: Number($('#r').value), g: Number($('#g').value), b: Number($('#b').value) };
+}
+
+function preview() {
+  const g = currentGuess();
+  for (const c of channels) setText(`#${c}-out`, g[c]);
+  const colour = `rgb(${g.r}, ${g.g}, ${g.b})`;
+  const chip = $('#guess');
+  chip.style.backgroundColor = colour;
+  chip.setAttribute('aria-label', `Your colour: red ${g.r}, green ${g.g}, blue ${g.b}`);
+}
+
+function showResult(reply) {
+  const v = reply.view;
+  const r = v.result;
+  setText('#result-title', v.freePlay ? 'Your match' : `Colour ${r.round}: your score`);
+  setText('#result-score', `${r.score} / 100`);
+  setText('#result-delta', `ΔE ${r.deltaEText}: ${r.meaning}`);
+  const target = r.target || (v.revealed && v.revealed.target);
+  $('#result-target').style.backgroundColor = target ? target.hex : 'transparent';
+  setText('#result-target-hex', target ? `Target ${target.hex}` : 'Target: hidden until you move on');
+  $('#result-guess').style.backgroundColor = r.guess.hex;
+  setText('#result-guess-hex', `Yours ${r.guess.hex}`);
+  setText('#result-total', v.freePlay ? '' : `Total so far: ${v.total} of ${v.maxTotal}`);
+  const next = $('#next');
+  if (v.isOver) next.textContent = 'See my results';
+  else if (v.freePlay) next.textContent = 'New colour';
+  else next.textContent = 'Next colour';
+  $('#keep-trying').hidden = !v.freePlay || v.isOver;
+  openDialog($('#result'));
+}
+
+async function next() {
+  const v = session.view;
+  closeDialog($('#result'));
+  if (!v) return;
+  if (v.isOver) return showOver(v);
+  if (v.freePlay) return session.act({ type: 'newColour' });
+  if (v.phase === 'scored') await session.act({ type: 'next' });
+  $('#r').focus();
+}
+
+function showOver(v) {
+  closeDialog($('#result'));
+  $('#play').hidden = true;
+  const over = $('#over');
+  const first = over.hidden;
+  over.hidden = false;
+  setText('#over-title', v.message || `Game over: ${v.total} of ${v.maxTotal} points.`);
+  const rows = v.history || [];
+  $('#history').replaceChildren(...rows.map((row) => {
+    const swatch = (hex) => {
+      const chip = el('span', { class: 'avatar small', role: 'img', 'aria-label': hex });
+      chip.style.display = 'inline-block';
+      chip.style.backgroundColor = hex;
+      return el('td', {}, chip, ` ${hex}`);
+    };
+    return el('tr', {}, el('td', { text: row.round }), row.target ? swatch(row.target.hex) : el('td', { text: '—' }),
+      swatch(row.guess.hex), el('td', { text: `${row.deltaEText} (${row.meaning})` }), el('td', { text: row.score }));
+  }));
+  if (first) over.focus();
+}
+
+async function start() {
+  shownRound = null;
+  try {
+    await session.start({ settings: { rounds: Number($('#set-rounds').value), scoring: $('#set-scoring').value, freePlay: $('#set-free').checked } });
+    say('');
+    $('#r').focus();
+  } catch (e) {
+    say(e.message, 'error');
+  }
+}
+
+function showSetup() {
+  $('#setup').hidden = false;
+  $('#play').hidden = true;
+  $('#over').hidden = true;
+  $('#start').focus();
+}
+
+async function main() {
+  await boot();
+  const rounds = $('#set-rounds');
+  for (let n = 1; n <= 10; n += 1) rounds.append(el('option', { value: String(n), text: String(n), selected: n === 5 }));
+  for (const c of channels) $(`#${c}`).addEventListener('input', preview);
+  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });
+  $('#check').addEventListener('click', () => session.act({ type: 'check', guess: currentGuess() }));
+  $('#next').addEventListener('click', next);
+  $('#keep-trying').addEventListener('click', () => closeDialog($('#result')));
+  $('#new-colour').addEventListener('click', () => session.act({ type: 'newColour' }));
+  $('#finish').addEventListener('click', () => session.act({ type: 'finish' }));
+  $('#again').addEventListener('click', showSetup);
+  // Escape closes the dialog: treat it as "Next colour" so the game never gets stuck.
+  $('#result').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
+  await resumeOrSetup(session, showSetup);
+}
+
+main().catch((e) => say(e.message, 'error'));

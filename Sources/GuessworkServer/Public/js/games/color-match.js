@@ -1,0 +1,181 @@
+// Color Match (Stroop): the server deals trials and keeps time; this page runs the clock
+// locally between answers and measures reaction time from the moment the cards are painted.
+import { GameSession, boot, resumeOrSetup, el, $, setText, say, animate, afterPaint } from '../api.js';
+
+const session = new GameSession('color-match', render);
+let receivedAt = 0;
+let shownTrial = 0;
+let paintedAt = null;
+let answering = false;
+let refreshing = false;
+let lastRefresh = 0;
+let stopLoop = null;
+
+function render(reply) {
+  const v = reply.view;
+  receivedAt = performance.now();
+  $('#setup').hidden = true;
+  setText('#score', v.score);
+  setText('#streak', v.streak);
+  setText('#clock', v.clock);
+  if (v.isOver) return showReport(v);
+  $('#play').hidden = false;
+  $('#over').hidden = true;
+  $('#countdown').hidden = v.phase !== 'countdown';
+  $('#trial').hidden = v.phase === 'countdown';
+  const mark = $('#mark');
+  if (v.phase === 'feedback' && v.lastAnswer) {
+    mark.hidden = false;
+    mark.className = `mark ${v.lastAnswer.correct ? 'good' : 'bad'}`;
+    setText('#mark-text', v.lastAnswer.mark);
+    $('#mark-text').setAttribute('aria-label', v.lastAnswer.correct ? 'Right' : 'Wrong');
+  } else {
+    mark.hidden = true;
+  }
+  if (v.phase === 'trial' && v.top && v.bottom) {
+    paintCard($('#top-card'), v.top);
+    paintCard($('#bottom-card'), v.bottom);
+    if (v.trialNumber !== shownTrial) {
+      shownTrial = v.trialNumber;
+      answering = false;
+      paintedAt = null;
+      afterPaint().then((t) => { if (shownTrial === v.trialNumber) paintedAt = t; });
+    }
+  }
+  setButtons(v.phase === 'trial' && !answering);
+  if (!stopLoop) stopLoop = animate(tick);
+}
+
+function paintCard(card, data) {
+  card.textContent = data.word;
+  card.style.color = data.ink;
+  card.style.backgroundColor = data.background;
+}
+
+function setButtons(enabled) {
+  $('#yes').disabled = !enabled;
+  $('#no').disabled = !enabled;
+}
+
+function formatClock(ms) {
+  const tenths = Math.max(0, Math.ceil(ms / 100));
+  const minutes = Math.floor(tenths / 600);
+  const seconds = Math.floor(tenths / 10) % 60;
+  return `${minutes}:${String(seconds).padStart(2, '0')}.${tenths % 10}`;
+}
+
+// One animation frame: move the countdown or the clock; ask the server when a phase ends.
+function tick(now) {
+  const v = session.view;
+  if (!v || v.isOver) { stopLoop = null; return false; }
+  const since = now - receivedAt;
+  let phaseLeft = Infinity;
+  if (v.phase === 'countdown') {
+    phaseLeft = v.countdownRemainingMs - since;
+    setText('#countdown', String(Math.max(1, Math.ceil(phaseLeft / 1000))));
+  } else if (v.phase === 'feedback') {
+    phaseLeft = v.feedbackRemainingMs - since;
+  } else if (v.phase === 'trial') {
+    phaseLeft = v.remainingMs - since;
+    setText('#clock', formatClock(phaseLeft));
+  }
+  if (phaseLeft <= 0 && !refreshing && now - lastRefresh > 200) {
+    refreshing = true;
+    lastRefresh = now;
+    session.refresh().catch((e) => say(e.message, 'error')).finally(() => { refreshing = false; });
+  }
+  return true;
+}
+
+function answer(match) {
+  const v = session.view;
+  if (!v || v.phase !== 'trial' || answering) return;
+  answering = true;
+  setButtons(false);
+  const reactionMs = Math.max(0, performance.now() - (paintedAt ?? receivedAt));
+  session.act({ type: 'answer', match, reactionMs: Math.round(reactionMs * 10) / 10 }).then((reply) => {
+    if (!reply) { answering = false; if (session.view && session.view.phase === 'trial') setButtons(true); }
+  });
+}
+
+function onKey(event) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest('input, select')) return;
+  const key = event.key.toLowerCase();
+  if (key === 'arrowright' || key === 'y') { answer(true); event.preventDefault(); }
+  else if (key === 'arrowleft' || key === 'n') { answer(false); event.preventDefault(); }
+}
+
+function showReport(v) {
+  if (stopLoop) { stopLoop(); stopLoop = null; }
+  $('#play').hidden = true;
+  const over = $('#over');
+  const first = over.hidden;
+  over.hidden = false;
+  const r = v.report || {};
+  setText('#over-title', v.endReason === 'quit' ? `You quit · score ${v.score}` : `Time's up! Score ${v.score}`);
+  const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
+  const figures = [
+    ['Score', v.score],
+    ['Trials', r.trials ?? v.answered],
+    ['Accuracy', r.accuracy === undefined ? '—' : `${Math.round(r.accuracy * 100)}%`],
+    ['Best streak', r.bestStreak ?? v.bestStreak],
+    ['Mean time, congruent', ms(r.meanReactionMsCongruent)],
+    ['Mean time, incongruent', ms(r.meanReactionMsIncongruent)],
+    ['Interference', r.interferenceMs === undefined || r.interferenceMs === null ? '—' : `${Math.round(r.interferenceMs)} ms`],
+  ];
+  $('#report').replaceChildren(...figures.map(([k, val]) => el('div', {}, el('dt', { text: k }), el('dd', { text: String(val) }))));
+  const records = r.trialRecords || [];
+  $('#trials').replaceChildren(...records.map((t) => el('tr', {},
+    el('td', { text: t.index }),
+    el('td', { text: t.topWord }),
+    el('td', { text: `${t.bottomWord} / ${t.bottomInk}${t.congruent ? '' : ' (incongruent)'}` }),
+    el('td', { text: `${t.answer ? 'Yes' : 'No'} ${t.correct ? '✓' : '✗'}` }),
+    el('td', { text: `${t.reactionMs} ms` }))));
+  $('#csv').disabled = records.length === 0;
+  if (first) over.focus();
+}
+
+function downloadCSV() {
+  const records = (session.view && session.view.report && session.view.report.trialRecords) || [];
+  const columns = ['index', 'topWord', 'bottomWord', 'bottomInk', 'congruent', 'match', 'answer', 'correct', 'reactionMs'];
+  const lines = [columns.join(',')].concat(records.map((t) => columns.map((c) => String(t[c])).join(',')));
+  const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
+  const url = URL.createObjectURL(blob);
+  const link = el('a', { href: url, download: `color-match-${session.id}.csv` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+async function start() {
+  shownTrial = 0;
+  try {
+    await session.start({ settings: { duration: Number($('#set-duration').value) } });
+    say('');
+  } catch (e) {
+    say(e.message, 'error');
+  }
+}
+
+function showSetup() {
+  $('#setup').hidden = false;
+  $('#play').hidden = true;
+  $('#over').hidden = true;
+  $('#start').focus();
+}
+
+async function main() {
+  await boot();
+  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });
+  $('#yes').addEventListener('click', () => answer(true));
+  $('#no').addEventListener('click', () => answer(false));
+  $('#quit').addEventListener('click', () => session.act({ type: 'quit' }));
+  $('#again').addEventListener('click', start);
+  $('#csv').addEventListener('click', downloadCSV);
+  document.addEventListener('keydown', onKey);
+  await resumeOrSetup(session, showSetup);
+}
+
+main().catch((e) => say(e.message, 'error'));

@@ -1,0 +1,314 @@
+// Guess or Pass: category grid, then a timed round of words answered by buttons, swipes,
+// tilts or keys. The server keeps the words and the clock; the bar drains locally.
+import { GameSession, boot, resumeOrSetup, api, catalog, el, $, setText, say, animate, openDialog, closeDialog, setGameIdInURL } from '../api.js';
+
+const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
+const MODE_TEXT = { buttons: 'Button clicks', swipes: 'Swipe gestures', tilts: 'Phone tilting', all: 'Buttons, swipes, tilting and keys' };
+
+const session = new GameSession('guess-or-pass', render);
+let player = null;
+let categories = [];
+let chosen = null;
+let receivedAt = 0;
+let stopLoop = null;
+let refreshing = false;
+let lastRefresh = 0;
+let announcedTen = false;
+let bestBefore = null;
+let audio = null;
+
+const mode = () => (player && player.preferences && player.preferences.inputMode) || 'all';
+const allows = (m) => mode() === 'all' || mode() === m;
+
+function categoryTitle(id) {
+  const c = categories.find((x) => x.id === id);
+  return c ? c.title : id || '';
+}
+
+function render(reply) {
+  const v = reply.view;
+  receivedAt = performance.now();
+  $('#setup').hidden = true;
+  for (const d of document.querySelectorAll('dialog')) closeDialog(d);
+  if (v.isOver) return showOver(reply);
+  $('#play').hidden = false;
+  $('#over').hidden = true;
+  setText('#score', v.score);
+  setText('#passed', v.passedCount);
+  const counting = v.phase === 'countdown';
+  $('#countdown').hidden = !counting;
+  $('#word').hidden = counting;
+  if (!counting) setText('#word', v.word || '');
+  $('#pass').disabled = counting;
+  $('#guessed').disabled = counting;
+  const last = reply.events && reply.events.find((e) => e.type === 'guessed' || e.type === 'passed');
+  if (last) flash(last.type === 'guessed');
+  if (!stopLoop) stopLoop = animate(tick);
+}
+
+function flash(good) {
+  const stage = $('#stage');
+  stage.classList.remove('flash-good', 'flash-bad');
+  void stage.offsetWidth;
+  stage.classList.add(good ? 'flash-good' : 'flash-bad');
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(() => stage.classList.remove('flash-good', 'flash-bad'), 400);
+}
+
+function tick(now) {
+  const v = session.view;
+  if (!v || v.isOver) { stopLoop = null; return false; }
+  const since = now - receivedAt;
+  let left;
+  if (v.phase === 'countdown') {
+    left = v.countdownRemainingMs - since;
+    setText('#countdown', String(Math.max(1, Math.ceil(left / 1000))));
+    setBar(1, v.durationMs);
+    setText('#seconds', `${Math.round(v.durationMs / 1000)} s`);
+  } else {
+    left = v.remainingMs - since;
+    const remaining = Math.max(0, left);
+    setBar(remaining / v.durationMs, remaining);
+    setText('#seconds', `${Math.ceil(remaining / 1000)} s`);
+    const lastTen = remaining <= 10000;
+    document.body.classList.toggle('last-ten', lastTen);
+    $('#timebar').classList.toggle('last', lastTen);
+    if (lastTen && !announcedTen) {
+      announcedTen = true;
+      setText('#alert', 'Ten seconds left!');
+      signal();
+    }
+  }
+  if (left <= 0 && !refreshing && now - lastRefresh > 250) {
+    refreshing = true;
+    lastRefresh = now;
+    session.refresh().catch((e) => say(e.message, 'error')).finally(() => { refreshing = false; });
+  }
+  return true;
+}
+
+function setBar(fraction, remainingMs) {
+  const f = Math.max(0, Math.min(1, fraction));
+  $('#timefill').style.transform = `scaleX(${f})`;
+  $('#timebar').setAttribute('aria-valuenow', String(Math.round(f * 100)));
+  $('#timebar').setAttribute('aria-valuetext', `${Math.ceil(remainingMs / 1000)} seconds left`);
+}
+
+// The last-ten-seconds signal: a short beep (when sound was unlocked by a tap) and a buzz.
+function signal() {
+  if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
+  if (!audio) return;
+  try {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 880;
+    gain.gain.value = 0.15;
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.25);
+  } catch { /* no sound: the bar and the flash still say it */ }
+}
+
+function send(type) {
+  const v = session.view;
+  if (!v || v.isOver || v.phase !== 'playing') return;
+  session.act({ type });
+}
+
+function onKey(event) {
+  if ($('#play').hidden || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest('input, select, dialog')) return;
+  if (event.key === 'ArrowRight' || event.key === ' ') {
+    // Space on a focused button other than "Guessed" presses that button instead.
+    if (event.key === ' ' && event.target.closest('button') && event.target.id !== 'guessed') return;
+    send('guessed');
+  } else if (event.key === 'ArrowLeft') {
+    send('pass');
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+// Swipes: right = guessed, left = pass, measured from pointer down to pointer up.
+function setupSwipes() {
+  const stage = $('#stage');
+  let start = null;
+  stage.addEventListener('pointerdown', (e) => {
+    if (!allows('swipes')) return;
+    start = { x: e.clientX, y: e.clientY, id: e.pointerId };
+    try { stage.setPointerCapture(e.pointerId); } catch { /* synthetic pointer */ }
+  });
+  stage.addEventListener('pointerup', (e) => {
+    if (!start || e.pointerId !== start.id) return;
+    const dx = e.clientX - start.x;
+    const dy = e.clientY - start.y;
+    start = null;
+    if (Math.abs(dx) >= 50 && Math.abs(dx) > Math.abs(dy)) send(dx > 0 ? 'guessed' : 'pass');
+  });
+  stage.addEventListener('pointercancel', () => { start = null; });
+}
+
+// Tilts: the angle of the screen from upright, from the device orientation. Screen towards
+// the floor by 60° or more (a nod forward) = guessed; towards the ceiling = pass. The next
+// tilt counts once the phone is back within 20° of upright.
+let armed = true;
+let tiltListening = false;
+export function tiltFromOrientation(beta, gamma) {
+  const rad = Math.PI / 180;
+  const up = Math.cos(beta * rad) * Math.cos(gamma * rad);
+  return Math.asin(Math.max(-1, Math.min(1, up))) / rad;
+}
+
+function onOrientation(event) {
+  if (!allows('tilts') || event.beta === null || event.gamma === null) return;
+  const tilt = tiltFromOrientation(event.beta, event.gamma);
+  if (armed) {
+    if (tilt <= -60) { armed = false; send('guessed'); }
+    else if (tilt >= 60) { armed = false; send('pass'); }
+  } else if (Math.abs(tilt) <= 20) {
+    armed = true;
+  }
+}
+
+function listenForTilts() {
+  if (tiltListening || !allows('tilts') || !('DeviceOrientationEvent' in window)) return;
+  tiltListening = true;
+  window.addEventListener('deviceorientation', onOrientation);
+}
+
+/** Asks for motion access where the browser wants a tap first (iOS). Call from a click. */
+async function requestTilt() {
+  if (!allows('tilts') || !('DeviceOrientationEvent' in window)) return;
+  const D = window.DeviceOrientationEvent;
+  if (typeof D.requestPermission === 'function') {
+    try {
+      const answer = await D.requestPermission();
+      if (answer !== 'granted') { say('Tilting is off: motion access was not allowed.'); return; }
+    } catch { $('#tilt-enable').hidden = false; return; }
+  }
+  $('#tilt-enable').hidden = true;
+  listenForTilts();
+}
+
+function applyMode() {
+  $('#buttons').hidden = !allows('buttons');
+  const ways = [];
+  if (allows('buttons')) ways.push('tap Guessed or Pass');
+  if (allows('swipes')) ways.push('swipe right to guess, left to pass');
+  if (allows('tilts')) ways.push('tilt forward to guess, back to pass');
+  ways.push('keys: → or Space = guessed, ← = pass');
+  setText('#input-help', `${ways.join(' · ')}.`);
+  setText('#mode-line', `Input: ${MODE_TEXT[mode()]} (change it in Settings).`);
+  const D = window.DeviceOrientationEvent;
+  if (allows('tilts') && D && typeof D.requestPermission === 'function') $('#tilt-enable').hidden = false;
+  else listenForTilts();
+}
+
+async function loadBest() {
+  try {
+    const stats = await api('GET', '/api/me/stats');
+    const g = stats.games.find((x) => x.game === 'guess-or-pass');
+    return (g && g.figures) || {};
+  } catch { return {}; }
+}
+
+async function showSetup() {
+  stopTimers();
+  $('#play').hidden = true;
+  $('#over').hidden = true;
+  $('#setup').hidden = false;
+  setGameIdInURL(null);
+  const figures = await loadBest();
+  setText('#best-line', figures.bestOverall !== undefined && figures.bestOverall !== null ? `Best score 💪: ${figures.bestOverall} words` : '');
+  const first = $('#categories button');
+  if (first) first.focus();
+}
+
+function stopTimers() {
+  if (stopLoop) { stopLoop(); stopLoop = null; }
+  document.body.classList.remove('last-ten');
+}
+
+function buildCategories() {
+  $('#categories').replaceChildren(...categories.map((c) => el('button', {
+    type: 'button', 'aria-pressed': 'false', 'data-id': c.id,
+    on: { click: (e) => choose(c.id, e.currentTarget) },
+  }, el('span', { class: 'emoji', 'aria-hidden': 'true', text: EMOJI[c.id] || '🗂️' }), el('span', { text: c.title }))));
+}
+
+function choose(id, button) {
+  chosen = chosen === id ? null : id;
+  for (const b of document.querySelectorAll('#categories button')) b.setAttribute('aria-pressed', String(b.dataset.id === chosen));
+  button.focus();
+}
+
+function play() {
+  if (!chosen) { openDialog($('#no-category')); return; }
+  const seconds = Number($('#set-duration').value);
+  const span = seconds === 60 ? 'one minute' : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
+  setText('#confirm-text', `You've chosen category ${categoryTitle(chosen)}. Try to guess as many words as you can in ${span}. 💪`);
+  openDialog($('#confirm'));
+}
+
+async function startGame() {
+  closeDialog($('#confirm'));
+  try {
+    if (!audio && window.AudioContext) audio = new AudioContext();
+  } catch { audio = null; }
+  requestTilt();
+  announcedTen = false;
+  armed = true;
+  const figures = await loadBest();
+  bestBefore = figures.bestByVariant ? figures.bestByVariant[chosen] ?? null : null;
+  try {
+    await session.start({ category: chosen, settings: { duration: Number($('#set-duration').value) } });
+    say('');
+    $(allows('buttons') ? '#guessed' : '#end').focus();
+  } catch (e) {
+    say(e.message, 'error');
+  }
+}
+
+async function showOver(reply) {
+  stopTimers();
+  const v = reply.view;
+  $('#play').hidden = true;
+  const over = $('#over');
+  const first = over.hidden;
+  over.hidden = false;
+  setText('#over-title', v.message || `You guessed ${v.score} words!`);
+  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: 'none' })]);
+  $('#guessed-list').replaceChildren(...list(v.guessed));
+  $('#passed-list').replaceChildren(...list(v.passed));
+  setText('#missed-line', v.missed ? `On screen when the round ended: ${v.missed}` : '');
+  if (v.category) chosen = v.category;
+  if (first) over.focus();
+  const figures = await loadBest();
+  const best = figures.bestByVariant ? figures.bestByVariant[v.category] : undefined;
+  setText('#over-best', best !== undefined ? `Best score in ${categoryTitle(v.category)}: ${best} words · overall: ${figures.bestOverall} words` : '');
+  $('#new-best').hidden = !(reply.events && v.score > 0 && (bestBefore === null || v.score > bestBefore));
+}
+
+async function main() {
+  player = await boot();
+  setText('#setup-name', player.name);
+  categories = (await catalog()).categories;
+  buildCategories();
+  applyMode();
+  setupSwipes();
+  $('#play-button').addEventListener('click', play);
+  $('#no-category-ok').addEventListener('click', () => closeDialog($('#no-category')));
+  $('#cancel').addEventListener('click', () => closeDialog($('#confirm')));
+  $('#start').addEventListener('click', startGame);
+  $('#guessed').addEventListener('click', () => send('guessed'));
+  $('#pass').addEventListener('click', () => send('pass'));
+  $('#end').addEventListener('click', () => session.act({ type: 'end' }));
+  $('#tilt-enable').addEventListener('click', requestTilt);
+  $('#again').addEventListener('click', () => { if (chosen) startGame(); else showSetup(); });
+  $('#change').addEventListener('click', showSetup);
+  document.addEventListener('keydown', onKey);
+  await resumeOrSetup(session, showSetup);
+}
+
+main().catch((e) => say(e.message, 'error'));

@@ -1,0 +1,122 @@
+// Guess the Number: the digit pad sends key presses; the server keeps the display and rules.
+import { GameSession, boot, resumeOrSetup, el, $, setText, say } from '../api.js';
+
+const session = new GameSession('number', render);
+
+function render(reply) {
+  const v = reply.view;
+  $('#setup').hidden = true;
+  $('#play').hidden = false;
+  setText('#message', v.message);
+  setText('#hint', v.hint || '');
+  setText('#range-text', v.knownRangeText);
+  const span = Math.max(1, v.high - v.low + 1);
+  const bar = $('#range-known');
+  bar.style.left = `${((v.knownLow - v.low) / span) * 100}%`;
+  bar.style.width = `${Math.max(1.5, ((v.knownHigh - v.knownLow + 1) / span) * 100)}%`;
+  setText('#range-low', v.knownLow);
+  setText('#range-high', v.knownHigh);
+  const attempts = $('#attempts');
+  setText(attempts, v.attemptsLeftText);
+  attempts.classList.toggle('last', !!v.isLastAttempt && !v.isOver);
+  renderDisplay(v);
+  $('#guesses').replaceChildren(...v.guesses.map((g) => el('li', { text: g.text })));
+  for (const button of $('#pad').querySelectorAll('button')) button.disabled = v.isOver;
+
+  const over = $('#over');
+  if (v.isOver) {
+    const wasHidden = over.hidden;
+    over.hidden = false;
+    setText('#over-title', v.phase === 'won' ? `🎉 You got it! Score ${reply.score}` : 'Out of attempts');
+    setText('#reveal', v.phase === 'won' ? `My number was ${v.secret}.` : `My number was ${v.secret}.`);
+    renderAnalysis(v);
+    if (wasHidden) over.focus();
+  } else {
+    over.hidden = true;
+  }
+}
+
+function renderDisplay(v) {
+  const display = $('#display');
+  const width = v.displayWidth;
+  const digits = v.display.padStart(width, ' ').split('');
+  display.replaceChildren(...digits.map((d) => el('span', { text: d === ' ' ? '–' : d })));
+  display.setAttribute('aria-label', v.display ? `Typed ${v.display}` : 'Nothing typed');
+}
+
+// The end analysis: the message the server wrote, and the halving marks when the view has them.
+function renderAnalysis(v) {
+  const analysis = v.analysis || v.summary || null;
+  const text = (analysis && analysis.strategyText) || v.message;
+  setText('#analysis', text);
+  const marks = analysis && analysis.guesses;
+  $('#end-guesses').replaceChildren(...v.guesses.map((g, i) => {
+    const halved = marks && marks[i] ? marks[i].halved : undefined;
+    const item = el('li', { class: halved ? 'halved' : '', text: g.text + (halved ? ' · halved the range ✂️' : '') });
+    return item;
+  }));
+}
+
+function buildPad() {
+  const pad = $('#pad');
+  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'clear', '0', 'enter'];
+  pad.replaceChildren(...keys.map((key) => {
+    if (key === 'clear') return el('button', { type: 'button', class: 'secondary', 'aria-label': 'Clear', text: '✕', on: { click: () => session.act({ type: 'clear' }) } });
+    if (key === 'enter') return el('button', { type: 'button', class: 'good', 'aria-label': 'Enter guess', text: '✓', on: { click: () => session.act({ type: 'enter' }) } });
+    return el('button', { type: 'button', text: key, 'aria-label': `Digit ${key}`, on: { click: () => session.act({ type: 'digit', digit: Number(key) }) } });
+  }));
+}
+
+function onKey(event) {
+  if (!session.view || session.view.isOver || $('#play').hidden) return;
+  if (event.target.closest('input, select, textarea')) return;
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (/^[0-9]$/.test(event.key)) {
+    session.act({ type: 'digit', digit: Number(event.key) });
+  } else if (event.key === 'Backspace') {
+    session.act({ type: 'backspace' });
+  } else if (event.key === 'Escape' || event.key === 'Delete') {
+    session.act({ type: 'clear' });
+  } else if (event.key === 'Enter') {
+    // Enter submits the guess even when a pad key has focus (Space still presses that key).
+    if (event.target.closest('button, a') && !event.target.closest('#pad')) return;
+    session.act({ type: 'enter' });
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+function showSetup() {
+  $('#play').hidden = true;
+  $('#over').hidden = true;
+  $('#setup').hidden = false;
+  $('#start').focus();
+}
+
+async function start() {
+  const low = Number($('#set-low').value);
+  const high = Number($('#set-high').value);
+  const attempts = Number($('#set-attempts').value);
+  try {
+    await session.start({ settings: { low, high, attempts } });
+    say('');
+    $('#pad button').focus();
+  } catch (e) {
+    say(e.message, 'error');
+  }
+}
+
+async function main() {
+  await boot();
+  buildPad();
+  const select = $('#set-attempts');
+  for (let n = 1; n <= 20; n += 1) select.append(el('option', { value: String(n), text: String(n), selected: n === 5 }));
+  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });
+  $('#again').addEventListener('click', () => { $('#over').hidden = true; start(); });
+  document.addEventListener('keydown', onKey);
+  const resumed = await resumeOrSetup(session, showSetup);
+  if (!resumed) { /* the setup form is shown */ }
+}
+
+main().catch((e) => say(e.message, 'error'));

@@ -1,0 +1,89 @@
+// Statistics with small SVG charts drawn here: the Number attempts histogram, Color Match
+// reaction times (congruent vs incongruent) and each game's score history.
+import { api, boot, el, $, say } from './api.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+function svg(tag, attrs = {}, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A bar chart: bars = [{label, value, colour}]. */
+function barChart(title, bars, unit = '') {
+  const width = 480;
+  const height = 200;
+  const pad = { l: 36, r: 10, t: 24, b: 30 };
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${bars.map((b) => `${b.label} ${Math.round(b.value)}${unit}`).join(', ')}` });
+  chart.append(svg('text', { x: pad.l, y: 14 }, title));
+  const w = (width - pad.l - pad.r) / Math.max(1, bars.length);
+  bars.forEach((b, i) => {
+    const h = ((height - pad.t - pad.b) * b.value) / max;
+    const x = pad.l + i * w + w * 0.15;
+    const y = height - pad.b - h;
+    chart.append(svg('rect', { x, y, width: w * 0.7, height: Math.max(0, h), rx: 4, fill: b.colour || '#4f46e5' }));
+    chart.append(svg('text', { x: x + w * 0.35, y: height - pad.b + 16, 'text-anchor': 'middle' }, b.label));
+    chart.append(svg('text', { x: x + w * 0.35, y: Math.max(pad.t + 10, y - 4), 'text-anchor': 'middle' }, `${Math.round(b.value)}${unit}`));
+  });
+  chart.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b, stroke: '#6b7280' }));
+  return chart;
+}
+
+/** A line chart of scores, oldest first. */
+function lineChart(title, values) {
+  const width = 480;
+  const height = 180;
+  const pad = { l: 40, r: 12, t: 24, b: 20 };
+  const min = Math.min(0, ...values);
+  const max = Math.max(1, ...values);
+  const x = (i) => pad.l + (values.length === 1 ? 0 : (i * (width - pad.l - pad.r)) / (values.length - 1));
+  const y = (v) => height - pad.b - ((v - min) * (height - pad.t - pad.b)) / (max - min || 1);
+  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${values.join(', ')}` });
+  chart.append(svg('text', { x: pad.l, y: 14 }, title));
+  chart.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: y(min), y2: y(min), stroke: '#9ca3af' }));
+  chart.append(svg('text', { x: 4, y: y(max) + 4 }, String(max)));
+  chart.append(svg('text', { x: 4, y: y(min) + 4 }, String(min)));
+  chart.append(svg('polyline', { points: values.map((v, i) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: '#4f46e5', 'stroke-width': 3 }));
+  values.forEach((v, i) => chart.append(svg('circle', { cx: x(i), cy: y(v), r: 4, fill: '#be185d' })));
+  return chart;
+}
+
+const pct = (x) => (x === undefined || x === null ? '—' : `${Math.round(x * 100)}%`);
+const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
+
+function figureList(pairs) {
+  return el('dl', { class: 'figures' }, ...pairs.map(([k, v]) => el('div', {}, el('dt', { text: k }), el('dd', { text: String(v ?? '—') }))));
+}
+
+function gamePanel(g) {
+  const f = g.figures || {};
+  const panel = el('section', { class: 'panel', 'aria-labelledby': `h-${g.game}` }, el('h2', { id: `h-${g.game}`, text: g.title }));
+  const pairs = [['Played', g.played], ['Best score', g.bestScore ?? '—']];
+  if (g.game === 'number') pairs.push(['Wins', f.wins], ['Win rate', pct(f.winRate)], ['Current streak', f.currentStreak], ['Best streak', f.bestStreak]);
+  if (g.game === 'color-match') pairs.push(['Accuracy', pct(f.accuracy)], ['Congruent', ms(f.meanReactionMsCongruent)], ['Incongruent', ms(f.meanReactionMsIncongruent)], ['Interference', ms(f.interferenceMs)]);
+  if (g.game === 'bullseye') pairs.push(['Colours', f.rounds], ['Average', f.averageRound === undefined || f.averageRound === null ? '—' : Math.round(f.averageRound)], ['Best colour', f.bestRound]);
+  if (f.bestByVariant) for (const [k, v] of Object.entries(f.bestByVariant)) pairs.push([`Best: ${k}`, v]);
+  panel.append(figureList(pairs));
+  if (g.game === 'number' && f.attemptsHistogram && f.attemptsHistogram.length) {
+    panel.append(barChart('Wins by attempts used', f.attemptsHistogram.map((b) => ({ label: String(b.attempts), value: b.wins, colour: '#0369a1' }))));
+  }
+  if (g.game === 'color-match' && (f.meanReactionMsCongruent || f.meanReactionMsIncongruent)) {
+    panel.append(barChart('Mean reaction time', [
+      { label: 'congruent', value: f.meanReactionMsCongruent || 0, colour: '#15803d' },
+      { label: 'incongruent', value: f.meanReactionMsIncongruent || 0, colour: '#b91c1c' },
+    ], ' ms'));
+  }
+  if (g.lastScores && g.lastScores.length) panel.append(lineChart('Score history (last games)', g.lastScores));
+  else panel.append(el('p', { class: 'muted', text: 'No finished games yet.' }));
+  return panel;
+}
+
+async function main() {
+  await boot();
+  const stats = await api('GET', '/api/me/stats');
+  $('#games').replaceChildren(...stats.games.map(gamePanel));
+}
+
+main().catch((e) => say(e.message, 'error'));
