@@ -83,6 +83,10 @@ struct API: Sendable {
       var playable: Bool
       var theme: [String]
       var credit: String
+      /// The question, with `{answer}` where the name goes.
+      var question: String
+      /// Put before a tapped item's name: "Wrong! That's <noun> <name>."
+      var noun: String
     }
     var games: [GameEntry]
     var categories: [CategoryEntry]
@@ -99,7 +103,8 @@ struct API: Sendable {
         decks: content.decks.map {
           .init(
             id: $0.id, title: $0.title, items: $0.playableItems.count,
-            playable: $0.playableItems.count >= 2, theme: $0.theme, credit: $0.credit)
+            playable: $0.playableItems.count >= 2, theme: $0.theme, credit: $0.credit,
+            question: $0.question, noun: $0.noun)
         }))
   }
 

@@ -1,6 +1,6 @@
 import Foundation
 import GuessworkContent
-import GuessworkCore
+public import GuessworkCore
 public import GuessworkStore
 import HTTPTypes
 public import Hummingbird
@@ -24,9 +24,10 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws
   return buildApplication(configuration, store: store, logger: logger)
 }
 
-/// Builds the server on an open store (tests can share one).
+/// Builds the server on an open store (tests can share one), with a clock tests can drive.
 public func buildApplication(
-  _ configuration: ServerConfiguration, store: any GuessworkStore, logger: Logger
+  _ configuration: ServerConfiguration, store: any GuessworkStore, logger: Logger,
+  clock: @escaping @Sendable () -> Instant = systemClock
 ) -> some ApplicationProtocol {
   let router = Router()
   router.add(middleware: EdgeMiddleware())
@@ -34,7 +35,7 @@ public func buildApplication(
     store: store,
     identity: Identity(store: store, secureCookies: configuration.behindHTTPS),
     content: .bundled,
-    clock: { Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded())) })
+    clock: clock)
   api.register(on: router)
   router.add(
     middleware: FileMiddleware(
@@ -52,6 +53,11 @@ public func buildApplication(
     logger: logger)
   app.addServices(StoreService(store: store))
   return app
+}
+
+/// The wall clock, in milliseconds: the time every action is applied at.
+@Sendable public func systemClock() -> Instant {
+  Instant(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
 }
 
 /// Closes the store when the application stops.

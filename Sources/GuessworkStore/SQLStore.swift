@@ -14,10 +14,32 @@ import SQLiteKit
 public final class SQLStore: GuessworkStore {
   private let pool: any SessionPool
   private let logger: Logger
+  /// SQLite writes take turns here. SQLite allows one writer at a time, and a writer kept
+  /// waiting inside SQLite blocks one of the few threads that run every connection's
+  /// statements, so the writer holding the lock may find no thread to commit on. Waiting
+  /// here instead costs no thread. (PostgreSQL needs none of this: `nil`.)
+  private let writers: WriterQueue?
 
-  private init(pool: any SessionPool, logger: Logger) {
+  private init(pool: any SessionPool, logger: Logger, serializeWrites: Bool) {
     self.pool = pool
     self.logger = logger
+    self.writers = serializeWrites ? WriterQueue() : nil
+  }
+
+  /// Runs a session that writes, after the writes before it on SQLite.
+  private func writing<R: Sendable>(
+    _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
+  ) async throws -> R {
+    guard let writers else { return try await pool.withSession(body) }
+    await writers.acquire()
+    do {
+      let result = try await pool.withSession(body)
+      await writers.release()
+      return result
+    } catch {
+      await writers.release()
+      throw error
+    }
   }
 
   /// Opens the database at `location` (creating an SQLite file and its folder when missing)
@@ -46,7 +68,9 @@ public final class SQLStore: GuessworkStore {
           on: group.next()),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
-    let store = SQLStore(pool: pool, logger: logger)
+    let store = SQLStore(
+      pool: pool, logger: logger,
+      serializeWrites: { if case .sqlite = location { true } else { false } }())
     do {
       try await store.migrate()
     } catch {
@@ -118,35 +142,52 @@ public final class SQLStore: GuessworkStore {
     )
   ]
 
+  /// The PostgreSQL advisory lock held while migrating ("gwmg").
+  static let migrationLock: Int64 = 0x6777_6D67
+
   /// Applies the migrations the database has not recorded yet, each in a transaction.
   func migrate() async throws {
-    try await pool.withSession { db in
-      try await db.raw(
-        """
-        CREATE TABLE IF NOT EXISTS schema_migrations (
-          version INTEGER PRIMARY KEY,
-          name TEXT NOT NULL,
-          applied_at BIGINT NOT NULL
-        )
-        """
-      ).run()
-      let applied = Set(
-        try await db.raw("SELECT version FROM schema_migrations").all().map {
-          try $0.decode(column: "version", as: Int.self)
-        })
-      for migration in Self.migrations where !applied.contains(migration.version) {
-        try await db.transaction {
-          for statement in migration.statements { try await db.raw(statement).run() }
-          try await db.raw(
-            """
-            INSERT INTO schema_migrations (version, name, applied_at)
-            VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Self.now()))
-            ON CONFLICT (version) DO NOTHING
-            """
-          ).run()
-        }
-        self.logger.info("applied migration \(migration.version): \(migration.name)")
+    try await writing { db in
+      // Instances starting at once against one PostgreSQL take turns (SQLite's own write
+      // lock does this for it).
+      guard db.dialect.name == "postgresql" else { return try await self.migrate(db) }
+      try await db.raw("SELECT pg_advisory_lock(\(literal: Self.migrationLock))").run()
+      do {
+        try await self.migrate(db)
+      } catch {
+        try? await db.raw("SELECT pg_advisory_unlock(\(literal: Self.migrationLock))").run()
+        throw error
       }
+      try await db.raw("SELECT pg_advisory_unlock(\(literal: Self.migrationLock))").run()
+    }
+  }
+
+  private func migrate(_ db: any SQLDatabase) async throws {
+    try await db.raw(
+      """
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        applied_at BIGINT NOT NULL
+      )
+      """
+    ).run()
+    let applied = Set(
+      try await db.raw("SELECT version FROM schema_migrations").all().map {
+        try $0.decode(column: "version", as: Int.self)
+      })
+    for migration in Self.migrations where !applied.contains(migration.version) {
+      try await db.transaction {
+        for statement in migration.statements { try await db.raw(statement).run() }
+        try await db.raw(
+          """
+          INSERT INTO schema_migrations (version, name, applied_at)
+          VALUES (\(bind: migration.version), \(bind: migration.name), \(bind: Self.now()))
+          ON CONFLICT (version) DO NOTHING
+          """
+        ).run()
+      }
+      self.logger.info("applied migration \(migration.version): \(migration.name)")
     }
   }
 
@@ -168,7 +209,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func insertPlayer(_ player: PlayerRecord, tokenHash: String) async throws {
-    try await pool.withSession { db in
+    try await writing { db in
       try await db.raw(
         """
         INSERT INTO players (id, token_hash, name, preferences, created_at, updated_at)
@@ -212,7 +253,7 @@ public final class SQLStore: GuessworkStore {
   public func updatePlayer(id: String, name: String, preferences: String, at: Int64) async throws
     -> Bool
   {
-    try await pool.withSession { db in
+    try await writing { db in
       try await db.raw(
         """
         UPDATE players SET name = \(bind: name), preferences = \(bind: preferences),
@@ -224,7 +265,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func setAvatar(playerID: String, _ avatar: Avatar, at: Int64) async throws {
-    try await pool.withSession { db in
+    try await writing { db in
       try await db.raw(
         """
         INSERT INTO avatars (player_id, content_type, data, updated_at)
@@ -249,7 +290,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func insertGame(_ game: GameRecord) async throws {
-    try await pool.withSession { db in
+    try await writing { db in
       try await db.raw(
         """
         INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
@@ -289,7 +330,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool {
-    try await pool.withSession { db in
+    try await writing { db in
       try await db.transaction {
         // The write comes first, so that SQLite takes its write lock at once (a read first
         // could not upgrade under contention) and PostgreSQL locks the row.
@@ -355,8 +396,11 @@ public final class SQLStore: GuessworkStore {
 extension SQLDatabase {
   /// Runs `body` between BEGIN and COMMIT on this session, rolling back when it throws.
   /// Only call it on a database from `withSession`, so every statement uses one connection.
+  ///
+  /// On SQLite the transaction takes the write lock at once (`BEGIN IMMEDIATE`): a deferred
+  /// one that reads first cannot wait for another writer and fails with "database is locked".
   func transaction<R: Sendable>(_ body: () async throws -> R) async throws -> R {
-    try await raw("BEGIN").run()
+    try await raw(dialect.name == "sqlite" ? "BEGIN IMMEDIATE" : "BEGIN").run()
     do {
       let result = try await body()
       try await raw("COMMIT").run()
@@ -369,6 +413,28 @@ extension SQLDatabase {
 }
 
 // MARK: Connection pools
+
+/// A first-come, first-served turn for writers.
+private actor WriterQueue {
+  private var busy = false
+  private var waiting: [CheckedContinuation<Void, Never>] = []
+
+  func acquire() async {
+    guard busy else {
+      busy = true
+      return
+    }
+    await withCheckedContinuation { waiting.append($0) }
+  }
+
+  func release() {
+    if waiting.isEmpty {
+      busy = false
+    } else {
+      waiting.removeFirst().resume()
+    }
+  }
+}
 
 /// A pool that lends one database session at a time.
 private protocol SessionPool: Sendable {

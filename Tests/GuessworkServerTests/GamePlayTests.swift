@@ -1,0 +1,184 @@
+import Foundation
+import GuessworkCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import NIOFoundationCompat
+import Testing
+
+@Suite("Playing every game through the API")
+struct GamePlayTests {
+  @Test("Number: halving with the hints wins, and the end reveals the number", arguments: Database.available)
+  func numberWin(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.number, settings: #"{"attempts":7}"#)
+      #expect(game.view["attemptsLeftText"]?.string == "seven attempts left")
+      while !game.isOver {
+        let low = try #require(game.view["knownLow"]?.int)
+        let high = try #require(game.view["knownHigh"]?.int)
+        try await ana.act(&game, #"{"type":"guess","number":\#((low + high) / 2)}"#)
+      }
+      #expect(game.view["phase"]?.string == "won")
+      #expect(game.score >= 1)
+      #expect(game.view["secret"]?.int != nil)
+    }
+  }
+
+  @Test("Number: typing digits on the pad and pressing enter makes a guess", arguments: Database.available)
+  func numberDigitPad(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.number)
+      try await ana.act(&game, #"{"type":"digit","digit":4}"#)
+      try await ana.act(&game, #"{"type":"digit","digit":2}"#)
+      #expect(game.view["display"]?.string == "42")
+      try await ana.act(&game, #"{"type":"enter"}"#)
+      #expect(game.view["guesses"]?.array.first?["number"]?.int == 42)
+    }
+  }
+
+  @Test("Number: a loss reveals the secret and scores 0", arguments: Database.available)
+  func numberLoss(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      // One attempt on 0...99: a guess of 0 loses unless the secret is 0; try until it does.
+      for _ in 0..<20 {
+        var game = try await ana.start(.number, settings: #"{"attempts":1}"#)
+        try await ana.act(&game, #"{"type":"guess","number":0}"#)
+        #expect(game.isOver)
+        if game.view["phase"]?.string == "lost" {
+          #expect(game.score == 0)
+          #expect(game.view["secret"]?.int != nil)
+          return
+        }
+      }
+      Issue.record("twenty games in a row had the secret 0")
+    }
+  }
+
+  @Test("Color Match: countdown, answers, and the round ends on time while the player is silent", arguments: Database.available)
+  func colorMatch(database: Database) async throws {
+    try await withServer(database) { client, clock in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.colorMatch, settings: #"{"duration":30}"#)
+      #expect(game.view["phase"]?.string == "countdown")
+      let early = try await ana.refused(
+        game, #"{"type":"answer","match":true}"#, status: .unprocessableContent)
+      #expect(early.error.code == "not-ready")
+      clock.advance(seconds: 3)
+      game = try await ana.game(game.id)
+      #expect(game.view["phase"]?.string == "trial")
+      for _ in 0..<3 {
+        try await ana.act(&game, #"{"type":"answer","match":true,"reactionMs":450}"#)
+        #expect(game.view["phase"]?.string == "feedback")
+        clock.advance(seconds: 0.6)
+        game = try await ana.game(game.id)
+      }
+      #expect(game.view["answered"]?.int == 3)
+      #expect(abs(game.score) <= 300)
+      clock.advance(seconds: 40)
+      game = try await ana.game(game.id)
+      #expect(game.isOver)
+      #expect(game.view["report"]?["trials"]?.int == 3)
+      let late = try await ana.refused(
+        game, #"{"type":"answer","match":false}"#, status: .conflict)
+      #expect(late.error.code == "game-over")
+    }
+  }
+
+  @Test("Bullseye: each round is scored once, then a new target; the total ends the game", arguments: Database.available)
+  func bullseye(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.bullseye, settings: #"{"rounds":2}"#)
+      let swatch = try await ana.send(.get, "/api/games/\(game.id)/target.svg")
+      #expect(swatch.status == .ok)
+      #expect(swatch.headers[.contentType] == "image/svg+xml")
+      for round in 1...2 {
+        #expect(game.view["phase"]?.string == "guessing")
+        #expect(game.view["round"]?.int == round)
+        try await ana.act(&game, #"{"type":"check","guess":{"r":128,"g":128,"b":128}}"#)
+        let result = try #require(game.view["result"])
+        #expect(result["target"]?["hex"]?.string != nil)
+        #expect(result["meaning"]?.string != nil)
+        if round < 2 { try await ana.act(&game, #"{"type":"next"}"#) }
+      }
+      #expect(game.isOver)
+      #expect(game.view["maxTotal"]?.int == 200)
+    }
+  }
+
+  @Test("Guess or Pass: countdown, guessed and passed words, End game lists them", arguments: Database.available)
+  func guessOrPass(database: Database) async throws {
+    try await withServer(database) { client, clock in
+      let ana = try await Player.join(client)
+      let missing = try await ana.send(.post, "/api/games", json: #"{"game":"guess-or-pass"}"#)
+      #expect(missing.status == .badRequest)
+      #expect(String(buffer: missing.body).contains("Please select a category"))
+      var game = try await ana.start(.guessOrPass, extra: #","category":"animals""#)
+      #expect(game.view["phase"]?.string == "countdown")
+      #expect(game.view["word"] == nil)
+      clock.advance(seconds: 5)
+      game = try await ana.game(game.id)
+      let first = try #require(game.view["word"]?.string)
+      try await ana.act(&game, #"{"type":"guessed"}"#)
+      let second = try #require(game.view["word"]?.string)
+      #expect(first != second)
+      try await ana.act(&game, #"{"type":"pass"}"#)
+      try await ana.act(&game, #"{"type":"end"}"#)
+      #expect(game.isOver)
+      #expect(game.score == 1)
+      #expect(game.view["guessed"]?.array.compactMap(\.string) == [first])
+      #expect(game.view["passed"]?.array.compactMap(\.string) == [second])
+      #expect(game.view["message"]?.string == "You guessed 1 word!")
+    }
+  }
+
+  @Test("Picture Quiz: every question answered, then Game over with the score", arguments: Database.available)
+  func pictureQuiz(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.pictureQuiz, settings: #"{"questions":4}"#, extra: #","deck":"animals""#)
+      var answers = Set<String>()
+      while !game.isOver {
+        #expect(game.view["phase"]?.string == "question")
+        #expect(game.view["choices"]?.array.count == 3)
+        answers.insert(try #require(game.view["answerName"]?.string))
+        try await ana.act(&game, #"{"type":"choose","choice":0}"#)
+        let title = try #require(game.view["answer"]?["title"]?.string)
+        #expect(title == "Correct" || title.hasPrefix("Wrong! That's "))
+        if !game.isOver { try await ana.act(&game, #"{"type":"next"}"#) }
+      }
+      #expect(answers.count == 4, "no item is the answer twice")
+      #expect(game.view["message"]?.string == "Game over! Your final score was \(game.score).")
+    }
+  }
+
+  @Test("Every game's finished score shows in the statistics", arguments: Database.available)
+  func statistics(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.number, settings: #"{"attempts":7}"#)
+      while !game.isOver {
+        let low = try #require(game.view["knownLow"]?.int)
+        let high = try #require(game.view["knownHigh"]?.int)
+        try await ana.act(&game, #"{"type":"guess","number":\#((low + high) / 2)}"#)
+      }
+      var quiz = try await ana.start(.guessOrPass, extra: #","category":"food""#)
+      try await ana.act(&quiz, #"{"type":"end"}"#)
+      let response = try await ana.send(.get, "/api/me/stats")
+      #expect(response.status == .ok)
+      let stats = try JSONDecoder().decode(JSON.self, from: Data(buffer: response.body))
+      let games = stats["games"]?.array ?? []
+      let number = try #require(games.first { $0["game"]?.string == "number" })
+      #expect(number["played"]?.int == 1)
+      #expect(number["bestScore"]?.int == game.score)
+      #expect(number["figures"]?["wins"]?.int == 1)
+      #expect(number["figures"]?["attemptsHistogram"]?.array.count == 1)
+      let words = try #require(games.first { $0["game"]?.string == "guess-or-pass" })
+      #expect(words["figures"]?["bestByVariant"]?["food"]?.int == 0)
+    }
+  }
+}
