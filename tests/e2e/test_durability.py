@@ -1,0 +1,103 @@
+"""What a server operator relies on: several instances share one PostgreSQL, nothing a
+player saw acknowledged is lost when the process is killed, and the README's command works
+with nothing set up."""
+import os
+import re
+import subprocess
+import tempfile
+import time
+import urllib.request
+
+import pytest
+
+from support.server import Client, Server, binary, free_port
+
+POSTGRES_URL = os.environ.get("GUESSWORK_TEST_POSTGRES_URL")
+
+
+def halve(client, game):
+    """One guess in the middle of the known range, as a halving player would."""
+    view = game["view"]
+    return client.act(game, {"type": "guess", "number": (view["knownLow"] + view["knownHigh"]) // 2})
+
+
+def stats_for(client, kind):
+    status, _, stats = client.get("/api/me/stats")
+    assert status == 200
+    return next(g for g in stats["games"] if g["game"] == kind)
+
+
+@pytest.mark.skipif(
+    not POSTGRES_URL and os.environ.get("GUESSWORK_REQUIRE_POSTGRES") != "1",
+    reason="needs the PostgreSQL that scripts/test starts",
+)
+def test_a_game_started_on_one_instance_finishes_on_another():
+    assert POSTGRES_URL, "scripts/test should have started PostgreSQL"
+    with Server(database_url=POSTGRES_URL) as a, Server(database_url=POSTGRES_URL) as b:
+        player = Client(a.url)
+        player.join("Two Servers")
+        game = player.start_game("number", {"attempts": 7})
+        game = halve(player, game)
+        game = halve(player, game)
+        # The same browser (same cookie) now reaches the other instance.
+        player.base_url = b.url
+        status, _, resumed = player.get(f"/api/games/{game['id']}")
+        assert status == 200
+        assert resumed["version"] == game["version"] == 2
+        assert resumed["view"] == game["view"]
+        game = resumed
+        while not game["isOver"]:
+            game = halve(player, game)
+        assert game["view"]["phase"] == "won"
+        for url in (a.url, b.url):
+            player.base_url = url
+            number = stats_for(player, "number")
+            assert number["played"] == 1
+            assert number["bestScore"] == game["score"]
+
+
+def test_nothing_acknowledged_is_lost_when_the_server_is_killed():
+    data_dir = tempfile.mkdtemp(prefix="guesswork-kill-")
+    port = free_port()
+    server = Server(data_dir=data_dir, port=port).start()
+    player = Client(server.url)
+    player.join("Survivor")
+    game = player.start_game("number", {"attempts": 7})
+    game = halve(player, game)
+    game = halve(player, game)
+    acknowledged = game
+    server.kill()
+
+    server = Server(data_dir=data_dir, port=port).start()
+    try:
+        status, _, resumed = player.get(f"/api/games/{game['id']}")
+        assert status == 200
+        assert resumed["version"] == acknowledged["version"]
+        assert resumed["view"] == acknowledged["view"]
+        game = resumed
+        while not game["isOver"]:
+            game = halve(player, game)
+        assert stats_for(player, "number")["played"] == 1
+    finally:
+        server.stop()
+
+
+def test_the_readme_command_starts_a_server_with_nothing_set_up():
+    folder = tempfile.mkdtemp(prefix="guesswork-fresh-")
+    port = free_port()
+    env = dict(os.environ, GUESSWORK_PORT=str(port))
+    env.pop("DATABASE_URL", None)
+    process = subprocess.Popen(
+        [binary(), "serve"], cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        assert re.search(rf"open http://127\.0\.0\.1:{port}/", line), line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+            assert response.status == 200
+            assert "<html" in response.read().decode().lower()
+        assert os.path.exists(os.path.join(folder, "guesswork.sqlite"))
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
