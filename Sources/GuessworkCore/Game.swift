@@ -51,9 +51,14 @@ public protocol Game: Codable, Sendable, Equatable {
   var settings: Settings { get }
 
   /// Applies `action` at `now`, or refuses it with the reason and leaves the game unchanged.
+  ///
+  /// A refusal changes nothing, not even the time: an action arriving after a timed round ran
+  /// out is refused without recording the end. So callers `tick(at: now)` first (and store
+  /// what it changed), then apply.
   mutating func apply(_ action: Action, at now: Instant) throws(Refusal) -> [Event]
 
   /// Lets time pass with no action; returns what that caused (a round ending, say).
+  /// Ticking to `a` and then to `b` leaves the same game as ticking to `b` at once.
   mutating func tick(at now: Instant) -> [Event]
 
   /// What the player may see at `now`. Never contains a secret.
@@ -64,7 +69,8 @@ public protocol Game: Codable, Sendable, Equatable {
   /// The score as it stands (the final score once `isOver`).
   var score: Int { get }
 
-  /// The figures the end screen and the statistics need.
+  /// The figures the end screen and the statistics need. Like the view, it holds no secret
+  /// while the game goes on (the secret fields are optional and filled in once it is over).
   var summary: Summary { get }
 }
 
