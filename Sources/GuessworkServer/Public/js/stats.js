@@ -54,7 +54,7 @@ const pct = (x) => (x === undefined || x === null ? '—' : `${Math.round(x * 10
 const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
 
 function figureList(pairs) {
-  return el('dl', { class: 'figures' }, ...pairs.map(([k, v]) => el('div', {}, el('dt', { text: k }), el('dd', { text: String(v ?? '—') }))));
+  return el('div', { class: 'figures' }, ...pairs.map(([k, v]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(v ?? '—') }))));
 }
 
 function gamePanel(g) {

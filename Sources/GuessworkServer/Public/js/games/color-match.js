@@ -124,7 +124,7 @@ function showReport(v) {
     ['Mean time, incongruent', ms(r.meanReactionMsIncongruent)],
     ['Interference', r.interferenceMs === undefined || r.interferenceMs === null ? '—' : `${Math.round(r.interferenceMs)} ms`],
   ];
-  $('#report').replaceChildren(...figures.map(([k, val]) => el('div', {}, el('dt', { text: k }), el('dd', { text: String(val) }))));
+  $('#report').replaceChildren(...figures.map(([k, val]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(val) }))));
   const records = r.trialRecords || [];
   $('#trials').replaceChildren(...records.map((t) => el('tr', {},
     el('td', { text: t.index }),
@@ -149,10 +149,11 @@ function downloadCSV() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-async function start() {
+async function start(previous) {
   shownTrial = 0;
+  const duration = previous && previous.durationMs ? Math.round(previous.durationMs / 1000) : Number($('#set-duration').value);
   try {
-    await session.start({ settings: { duration: Number($('#set-duration').value) } });
+    await session.start({ settings: { duration } });
     say('');
   } catch (e) {
     say(e.message, 'error');
@@ -168,11 +169,11 @@ function showSetup() {
 
 async function main() {
   await boot();
-  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });
+  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
   $('#yes').addEventListener('click', () => answer(true));
   $('#no').addEventListener('click', () => answer(false));
   $('#quit').addEventListener('click', () => session.act({ type: 'quit' }));
-  $('#again').addEventListener('click', start);
+  $('#again').addEventListener('click', () => start(session.view));
   $('#csv').addEventListener('click', downloadCSV);
   document.addEventListener('keydown', onKey);
   await resumeOrSetup(session, showSetup);

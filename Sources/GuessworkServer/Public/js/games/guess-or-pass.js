@@ -208,8 +208,9 @@ function applyMode() {
 async function loadBest() {
   try {
     const stats = await api('GET', '/api/me/stats');
-    const g = stats.games.find((x) => x.game === 'guess-or-pass');
-    return (g && g.figures) || {};
+    const g = stats.games.find((x) => x.game === 'guess-or-pass') || {};
+    // Per-category bests come in `figures`; the overall best is always there.
+    return { bestOverall: g.bestScore, ...(g.figures || {}) };
   } catch { return {}; }
 }
 
@@ -286,7 +287,10 @@ async function showOver(reply) {
   if (first) over.focus();
   const figures = await loadBest();
   const best = figures.bestByVariant ? figures.bestByVariant[v.category] : undefined;
-  setText('#over-best', best !== undefined ? `Best score in ${categoryTitle(v.category)}: ${best} words · overall: ${figures.bestOverall} words` : '');
+  const parts = [];
+  if (best !== undefined) parts.push(`Best score in ${categoryTitle(v.category)}: ${best} words`);
+  if (figures.bestOverall !== undefined && figures.bestOverall !== null) parts.push(`Best score 💪: ${figures.bestOverall} words`);
+  setText('#over-best', parts.join(' · '));
   $('#new-best').hidden = !(reply.events && v.score > 0 && (bestBefore === null || v.score > bestBefore));
 }
 

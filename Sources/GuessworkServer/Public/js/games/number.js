@@ -94,10 +94,10 @@ function showSetup() {
   $('#start').focus();
 }
 
-async function start() {
-  const low = Number($('#set-low').value);
-  const high = Number($('#set-high').value);
-  const attempts = Number($('#set-attempts').value);
+async function start(previous) {
+  const low = previous ? previous.low : Number($('#set-low').value);
+  const high = previous ? previous.high : Number($('#set-high').value);
+  const attempts = previous ? previous.attemptsAllowed : Number($('#set-attempts').value);
   try {
     await session.start({ settings: { low, high, attempts } });
     say('');
@@ -112,8 +112,8 @@ async function main() {
   buildPad();
   const select = $('#set-attempts');
   for (let n = 1; n <= 20; n += 1) select.append(el('option', { value: String(n), text: String(n), selected: n === 5 }));
-  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });
-  $('#again').addEventListener('click', () => { $('#over').hidden = true; start(); });
+  $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
+  $('#again').addEventListener('click', () => { $('#over').hidden = true; start(session.view); });
   document.addEventListener('keydown', onKey);
   const resumed = await resumeOrSetup(session, showSetup);
   if (!resumed) { /* the setup form is shown */ }

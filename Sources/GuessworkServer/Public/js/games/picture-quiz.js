@@ -114,12 +114,14 @@ async function next() {
   if (first) first.focus();
 }
 
-async function start(d) {
+async function start(d, previous) {
   deck = d;
   applyTheme(d);
   shownQuestion = null;
   try {
-    await session.start({ deck: d.id, settings: { questions: Number($('#set-questions').value), choices: Number($('#set-choices').value) } });
+    await session.start({ deck: d.id, settings: previous
+      ? { questions: previous.questions, choices: previous.choices.length }
+      : { questions: Number($('#set-questions').value), choices: Number($('#set-choices').value) } });
     rememberDeck(d.id);
     say('');
     const first = $('#pictures button');
@@ -160,7 +162,7 @@ async function main() {
   $('#continue').addEventListener('click', next);
   $('#answer').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
   $('#over').addEventListener('cancel', (e) => { e.preventDefault(); closeDialog($('#over')); showSetup(); });
-  $('#again').addEventListener('click', () => { closeDialog($('#over')); if (deck) start(deck); else showSetup(); });
+  $('#again').addEventListener('click', () => { closeDialog($('#over')); if (deck) start(deck, session.view); else showSetup(); });
   $('#other-deck').addEventListener('click', showSetup);
   await resumeOrSetup(session, showSetup);
 }
