@@ -123,11 +123,12 @@ class Player:
         return self
 
     def screenshot(self, name):
-        for width, height in ((360, 640), (1280, 800)):
-            self.d.set_window_size(width, height)
-            time.sleep(0.15)
+        for width, height, mobile in ((360, 640, True), (1280, 800, False)):
+            self.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            time.sleep(0.2)
             self.d.save_screenshot(os.path.join(SCREENSHOTS, f"{name}-{width}x{height}.png"))
-        self.d.set_window_size(1280, 800)
+        self.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 @pytest.fixture

@@ -16,6 +16,9 @@ function render(reply) {
   bar.style.width = `${Math.max(1.5, ((v.knownHigh - v.knownLow + 1) / span) * 100)}%`;
   setText('#range-low', v.knownLow);
   setText('#range-high', v.knownHigh);
+  $('#range-low').style.left = `${((v.knownLow - v.low) / span) * 100}%`;
+  $('#range-high').style.right = `${((v.high - v.knownHigh) / span) * 100}%`;
+  $('#pad-panel').hidden = v.isOver;
   const attempts = $('#attempts');
   setText(attempts, v.attemptsLeftText);
   attempts.classList.toggle('last', !!v.isLastAttempt && !v.isOver);
