@@ -268,8 +268,10 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
         assert guesses < 7
     assert player.wait_text("#over-title", r"You got it! Score \d")
     assert player.text("#reveal") == f"My number was {guess}."
-    # The known range bar has shrunk to the one number.
-    assert player.text("#range-low") == player.text("#range-high") == str(guess)
+    # The known range has shrunk to the one number; the end panel lists every hint.
+    bounds = player.js("return [range_low.textContent, range_high.textContent]".replace("range_low", "document.getElementById('range-low')").replace("range_high", "document.getElementById('range-high')"))
+    assert bounds == [str(guess), str(guess)]
+    assert player.text("#end-guesses li:last-child").startswith(f"{guess} is right!")
     player.screenshot("number-won")
 
 

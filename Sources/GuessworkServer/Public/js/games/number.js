@@ -6,7 +6,7 @@ const session = new GameSession('number', render);
 function render(reply) {
   const v = reply.view;
   $('#setup').hidden = true;
-  $('#play').hidden = false;
+  $('#play').hidden = v.isOver;
   setText('#message', v.message);
   setText('#hint', v.hint || '');
   setText('#range-text', v.knownRangeText);
@@ -18,7 +18,6 @@ function render(reply) {
   setText('#range-high', v.knownHigh);
   $('#range-low').style.left = `${((v.knownLow - v.low) / span) * 100}%`;
   $('#range-high').style.right = `${((v.high - v.knownHigh) / span) * 100}%`;
-  $('#pad-panel').hidden = v.isOver;
   const attempts = $('#attempts');
   setText(attempts, v.attemptsLeftText);
   attempts.classList.toggle('last', !!v.isLastAttempt && !v.isOver);
