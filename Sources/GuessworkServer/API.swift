@@ -24,6 +24,9 @@ struct API: Sendable {
     router.get("/openapi.json") { _, _ in try openAPIDocument() }
     router.get("/api/catalog") { _, _ in catalog() }
     router.post("/api/players") { request, _ in try await createPlayer(request) }
+    router.get("/api/session") { request, _ in
+      json(Session(player: try await identity.player(of: request).map(PlayerView.init)))
+    }
     router.get("/api/me") { request, _ in
       json(PlayerView(try await identity.requirePlayer(of: request)))
     }
@@ -114,6 +117,18 @@ struct API: Sendable {
     Data(buffer: try await request.body.collect(upTo: limit))
   }
 
+  /// Who this browser is, if anyone yet: a first visit gets `{"player": null}`, not an error.
+  struct Session: Encodable {
+    var player: PlayerView?
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(player, forKey: .player)
+    }
+
+    enum CodingKeys: String, CodingKey { case player }
+  }
+
   private struct NewPlayer: Decodable {
     var name: String
   }
@@ -190,11 +205,16 @@ struct API: Sendable {
     var version: Int
     var isOver: Bool
     var score: Int
+    /// What the game is played on: a Guess or Pass category, a Picture Quiz deck.
+    var variant: String?
     var view: any Encodable & Sendable
     var events: [any Encodable & Sendable]?
+    /// The end-of-game figures (the Number halving analysis, the Color Match report...),
+    /// once the game is over.
+    var summary: (any Encodable & Sendable)?
 
     enum CodingKeys: String, CodingKey {
-      case id, game, version, isOver, score, view, events
+      case id, game, version, isOver, score, variant, view, events, summary
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -204,7 +224,9 @@ struct API: Sendable {
       try container.encode(version, forKey: .version)
       try container.encode(isOver, forKey: .isOver)
       try container.encode(score, forKey: .score)
+      try container.encodeIfPresent(variant, forKey: .variant)
       try view.encode(to: container.superEncoder(forKey: .view))
+      if let summary { try summary.encode(to: container.superEncoder(forKey: .summary)) }
       if let events {
         var list = container.nestedUnkeyedContainer(forKey: .events)
         for event in events { try event.encode(to: list.superEncoder()) }
@@ -339,7 +361,8 @@ struct API: Sendable {
   ) -> GameReply {
     GameReply(
       id: record.id, game: record.kind, version: version, isOver: outcome.isOver,
-      score: outcome.score, view: outcome.view, events: events)
+      score: outcome.score, variant: record.variant, view: outcome.view, events: events,
+      summary: outcome.isOver ? outcome.summaryValue : nil)
   }
 }
 

@@ -22,6 +22,8 @@ struct Outcome: Sendable {
   var score: Int
   /// The end-of-game figures, encoded, once the game is over.
   var summary: String?
+  /// The same figures, to send to the player.
+  var summaryValue: any Encodable & Sendable
 }
 
 /// One game kind, erased so that routes can drive any game from its stored JSON.
@@ -108,7 +110,8 @@ struct Driver<G: Game>: GameDriver {
       isOver: game.isOver,
       score: game.score,
       summary: game.isOver
-        ? String(decoding: try stateEncoder.encode(game.summary), as: UTF8.self) : nil)
+        ? String(decoding: try stateEncoder.encode(game.summary), as: UTF8.self) : nil,
+      summaryValue: game.summary)
   }
 }
 

@@ -73,6 +73,9 @@ struct DefenceTests {
   @Test("No cookie, no player: 401 with what to do", arguments: Database.available)
   func noPlayer(database: Database) async throws {
     try await withServer(database) { client, _ in
+      let session = try await client.execute(uri: "/api/session", method: .get)
+      #expect(session.status == .ok)
+      #expect(String(buffer: session.body) == #"{"player":null}"#)
       let response = try await client.execute(uri: "/api/me", method: .get)
       #expect(response.status == .unauthorized)
       #expect(String(buffer: response.body).contains("POST /api/players"))

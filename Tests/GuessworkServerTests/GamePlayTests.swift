@@ -23,6 +23,9 @@ struct GamePlayTests {
       #expect(game.view["phase"]?.string == "won")
       #expect(game.score >= 1)
       #expect(game.view["secret"]?.int != nil)
+      let analysis = try #require(game.summary)
+      #expect(analysis["optimalTries"]?.int == 7)
+      #expect(analysis["strategyText"]?.string?.contains("at most 7 tries") == true)
     }
   }
 
@@ -152,6 +155,8 @@ struct GamePlayTests {
         if !game.isOver { try await ana.act(&game, #"{"type":"next"}"#) }
       }
       #expect(answers.count == 4, "no item is the answer twice")
+      #expect(game.variant == "animals")
+      #expect(game.summary?["missed"] != nil)
       #expect(game.view["message"]?.string == "Game over! Your final score was \(game.score).")
     }
   }

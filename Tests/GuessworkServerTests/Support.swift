@@ -51,7 +51,8 @@ func withServer(
   _ database: Database,
   _ body: @Sendable (any TestClientProtocol, ManualClock) async throws -> Void
 ) async throws {
-  let logger = Logger(label: "server-tests")
+  var logger = Logger(label: "server-tests")
+  logger.logLevel = .warning
   let store = try await SQLStore.open(database.location(), logger: logger)
   let clock = ManualClock()
   let app = buildApplication(
@@ -66,7 +67,9 @@ struct GameReply: Decodable {
   var version: Int
   var isOver: Bool
   var score: Int
+  var variant: String?
   var view: JSON
+  var summary: JSON?
   var events: [JSON]?
 }
 
