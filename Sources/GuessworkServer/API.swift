@@ -17,7 +17,19 @@ struct API: Sendable {
 
   static let maxBody = 1024 * 1024
 
-  var drivers: [GameKind: any GameDriver] { GameDrivers.all(content: content) }
+  /// Every game the server plays, built once.
+  let drivers: [GameKind: any GameDriver]
+
+  init(
+    store: any GuessworkStore, identity: Identity, content: ContentLibrary,
+    clock: @escaping @Sendable () -> Instant
+  ) {
+    self.store = store
+    self.identity = identity
+    self.content = content
+    self.clock = clock
+    self.drivers = GameDrivers.all(content: content)
+  }
 
   func register(on router: Router<some RequestContext>) {
     router.get("/healthz") { _, _ in try await health() }
