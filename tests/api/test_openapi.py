@@ -1,0 +1,726 @@
+"""The API as a client meets it: the OpenAPI document is valid, the server answers every route in
+it with bodies that match it, every game can be played to its end, bad input never gets a 5xx or
+changes anything, one player can never reach another's games or avatar, and views keep secrets.
+
+Every request goes through `Api`, which checks on every answer: no 5xx, the security headers, a
+documented status for the route, and the body against the documented schema for that status.
+The last test fails when a route or status in the document was never exercised.
+"""
+import json
+import os
+import random
+import re
+import socket
+import sys
+import threading
+import time
+from collections import Counter
+
+import pytest
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import validate as validate_spec
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
+from server import ROOT, Client, Server  # noqa: E402
+
+DOC_PATH = os.path.join(ROOT, "Sources", "GuessworkServer", "openapi.json")
+with open(DOC_PATH, encoding="utf-8") as f:
+    DOC = json.load(f)
+
+DOC_URI = "urn:guesswork:openapi"
+REGISTRY = Registry().with_resource(DOC_URI, Resource.from_contents(DOC, default_specification=DRAFT202012))
+METHODS = ("get", "put", "post", "patch", "delete")
+# The 404 the router gives when no route matches: a documented route must never answer it.
+NO_ROUTE_MESSAGE = "There is nothing here."
+
+# Documented statuses no client request can cause against a healthy server.
+UNREACHABLE = {
+    ("get", "/healthz", "503"): "needs the database to be down",
+    ("post", "/api/games", "404"): "a Picture Quiz with no deck when no deck is playable",
+    ("get", "/api/pictures/{id}", "200"): "needs a deck of photos imported with `guesswork decks import`",
+    ("get", "/api/pictures/{id}", "304"): "needs a deck of photos imported with `guesswork decks import`",
+}
+
+# (method, path template, status) seen so far; the last test checks the document is covered.
+EXERCISED = set()
+
+
+def pointer_escape(part):
+    return part.replace("~", "~0").replace("/", "~1")
+
+
+def lookup(pointer):
+    node = DOC
+    for part in pointer.lstrip("#/").split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return node
+
+
+def schema_validator(pointer):
+    return Draft202012Validator({"$ref": f"{DOC_URI}#{pointer}"}, registry=REGISTRY)
+
+
+def component(name):
+    return schema_validator(f"/components/schemas/{name}")
+
+
+def template_of(path):
+    """The documented path template that `path` matches, or None."""
+    path = path.split("?", 1)[0]
+    if path in DOC["paths"]:
+        return path
+    for template in DOC["paths"]:
+        pattern = "^" + re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(template)) + "$"
+        if re.match(pattern, path):
+            return template
+    return None
+
+
+def check_security_headers(status, headers, where):
+    h = {k.lower(): v for k, v in headers.items()}
+    assert h.get("x-content-type-options") == "nosniff", (where, status, headers)
+    csp = h.get("content-security-policy", "")
+    directives = {d.strip().split(" ")[0]: d.strip() for d in csp.split(";") if d.strip()}
+    assert directives.get("default-src") == "default-src 'self'", (where, csp)
+    script = directives.get("script-src", "")
+    assert "'unsafe-inline'" not in script and "'unsafe-inline'" not in directives["default-src"], csp
+    assert h.get("referrer-policy"), (where, headers)
+
+
+class Api(Client):
+    """A player's client that checks every answer against the document."""
+
+    def request(self, method, path, body=None, raw=None, headers=None):
+        status, resp_headers, payload = super().request(method, path, body=body, raw=raw, headers=headers)
+        where = f"{method} {path}"
+        assert status < 500, f"{where} answered {status}: {payload!r}"
+        check_security_headers(status, resp_headers, where)
+        template = template_of(path)
+        operation = DOC["paths"].get(template, {}).get(method.lower()) if template else None
+        if operation is None:
+            return status, resp_headers, payload
+        assert status != 405, f"{where}: a documented route answered 405"
+        if status == 404 and isinstance(payload, dict):
+            assert payload.get("error", {}).get("message") != NO_ROUTE_MESSAGE, (
+                f"{where}: a documented route is unknown to the router")
+        assert str(status) in operation["responses"], f"{where} answered undocumented {status}: {payload!r}"
+        EXERCISED.add((method.lower(), template, str(status)))
+        pointer = f"/paths/{pointer_escape(template)}/{method.lower()}/responses/{status}"
+        response = operation["responses"][str(status)]
+        if "$ref" in response:
+            pointer = response["$ref"][1:]
+            response = lookup(response["$ref"])
+        content_type = (resp_headers.get("Content-Type") or "").split(";")[0].strip()
+        assert content_type in response.get("content", {}), (
+            f"{where} {status}: Content-Type {content_type!r} is not documented")
+        if content_type == "application/json":
+            schema_pointer = f"{pointer}/content/{pointer_escape(content_type)}/schema"
+            errors = sorted(schema_validator(schema_pointer).iter_errors(payload), key=lambda e: e.path)
+            assert not errors, f"{where} {status}: body does not match the document: " + "; ".join(
+                f"{list(e.absolute_path)}: {e.message[:300]}" for e in errors[:5]) + f"\nbody: {json.dumps(payload)[:2000]}"
+        return status, resp_headers, payload
+
+    # Typed helpers: what a player does (checked against the document both ways).
+    def join(self, name="Ana"):
+        assert not list(component("NewPlayer").iter_errors({"name": name}))
+        return super().join(name)
+
+    def start_game(self, game, settings=None, **options):
+        body = {"game": game, **options}
+        if settings is not None:
+            body["settings"] = settings
+        errors = list(component("NewGame").iter_errors(body))
+        assert not errors, (body, errors[0].message)
+        return super().start_game(game, settings, **options)
+
+    def act(self, game, action, expect=200):
+        body = {"action": action, "version": game["version"]}
+        errors = list(component("ActionRequest").iter_errors(body))
+        assert not errors, (body, errors[0].message)
+        reply = super().act(game, action, expect)
+        if expect == 200:
+            assert reply["version"] == game["version"] + 1, reply
+            assert reply["id"] == game["id"] and reply["game"] == game["game"]
+            assert reply["isOver"] == reply["view"]["isOver"]
+        return reply
+
+    def game(self, game_id):
+        status, _, reply = self.get(f"/api/games/{game_id}")
+        assert status == 200, (status, reply)
+        return reply
+
+    def stats(self):
+        status, _, stats = self.get("/api/me/stats")
+        assert status == 200, (status, stats)
+        return {entry["game"]: entry for entry in stats["games"]}
+
+
+@pytest.fixture(scope="module")
+def server():
+    with Server() as s:
+        yield s
+
+
+@pytest.fixture
+def ana(server):
+    client = Api(server.url)
+    client.join("Ana")
+    return client
+
+
+def wait_until(client, game, phase, timeout=8):
+    deadline = time.time() + timeout
+    while True:
+        reply = client.game(game["id"])
+        if reply["view"]["phase"] == phase:
+            return reply
+        assert time.time() < deadline, f"{game['game']} never reached {phase}: {reply['view']}"
+        time.sleep(0.1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The document
+
+
+def test_document_is_valid_openapi_31_and_served_as_checked_in(server):
+    validate_spec(DOC)
+    assert DOC["openapi"].startswith("3.1")
+    assert DOC["components"]["securitySchemes"]["playerCookie"] == {
+        **DOC["components"]["securitySchemes"]["playerCookie"], "type": "apiKey", "in": "cookie",
+        "name": "guesswork_player"}
+    for name in DOC["components"]["schemas"]:
+        Draft202012Validator.check_schema(DOC["components"]["schemas"][name])
+    status, _, served = Api(server.url).get("/openapi.json")
+    assert status == 200
+    assert served == DOC, "GET /openapi.json differs from Sources/GuessworkServer/openapi.json (rebuild?)"
+
+
+def test_every_documented_route_answers_without_a_player(server):
+    anonymous = Api(server.url)
+    for path, item in DOC["paths"].items():
+        concrete = path.replace("{id}", "00000000-0000-0000-0000-000000000000")
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            body = {} if "requestBody" in operation else None
+            status, _, payload = anonymous.request(method.upper(), concrete, body=body)
+            if operation.get("security") == []:
+                assert status in (200, 400, 404), (method, path, status, payload)
+            else:
+                assert status == 401, (method, path, status, payload)
+                assert payload["error"]["code"] == "no-player"
+    # A cookie the server never issued is no player either.
+    stranger = Api(server.url)
+    assert stranger.request("GET", "/api/me", headers={"Cookie": "guesswork_player=" + "x" * 43})[0] == 401
+
+
+def test_service_routes(server):
+    client = Api(server.url)
+    assert client.get("/healthz")[2] == {"status": "ok"}
+    status, _, catalog = client.get("/api/catalog")
+    assert status == 200
+    assert [g["id"] for g in catalog["games"]] == [
+        "number", "color-match", "bullseye", "guess-or-pass", "picture-quiz"]
+    assert catalog["categories"] and any(d["playable"] for d in catalog["decks"])
+    assert client.get("/api/session")[2] == {"player": None}
+    status, _, decks = client.get("/api/decks")
+    assert status == 200 and decks == catalog["decks"]
+    status, _, detail = client.get(f"/api/decks/{decks[0]['id']}")
+    assert status == 200 and detail["deck"] == decks[0] and len(detail["names"]) == decks[0]["items"]
+    assert client.get("/api/decks/no-such-deck")[0] == 404
+    assert client.get("/api/pictures/" + "0" * 64)[0] == 404
+    assert client.get("/api/pictures/not-a-hash")[0] == 404
+    me = client.join("Sid")
+    assert client.get("/api/session")[2] == {"player": me}
+    # An unknown route is a JSON 404 with the headers, too.
+    status, headers, payload = client.get("/api/nothing-here")
+    assert status == 404 and payload["error"]["code"] == "not-found"
+
+
+def test_players_profile_and_avatar(server):
+    client = Api(server.url)
+    status, headers, me = client.post("/api/players", {"name": "  Ana  "})
+    assert status == 201 and me["name"] == "Ana" and "avatarURL" not in me
+    cookie = headers.get("Set-Cookie", "")
+    assert cookie.startswith("guesswork_player=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert client.get("/api/me")[2] == me
+
+    for bad in ({"name": ""}, {"name": "   "}, {"name": "x" * 25}, {"name": "a\u0007b"}, {"name": 7}, {}, []):
+        status, _, payload = client.post("/api/players", bad)
+        assert status == 400, (bad, status, payload)
+    status, _, payload = client.request("PATCH", "/api/me", {"name": "Bo", "preferences": {"inputMode": "swipes"}})
+    assert status == 200 and payload["name"] == "Bo" and payload["preferences"] == {"inputMode": "swipes"}
+    for bad in ({"name": ""}, {"preferences": {"inputMode": "telepathy"}}, {"name": ["Bo"]}):
+        assert client.request("PATCH", "/api/me", bad)[0] == 400, bad
+    assert client.request("PATCH", "/api/me", raw=b"{not json")[0] == 400
+    assert client.request("PATCH", "/api/me", raw=b" " * (2 * 1024 * 1024))[0] == 413
+    assert client.get("/api/me")[2]["name"] == "Bo", "a refused change must change nothing"
+
+    avatar_path = f"/api/players/{me['id']}/avatar"
+    assert client.get(avatar_path)[0] == 404  # none yet
+    status, _, payload = client.request("PUT", "/api/me/avatar", raw=b"<svg xmlns='http://www.w3.org/2000/svg'/>",
+                                        headers={"Content-Type": "image/png"})
+    assert status == 415 and payload["error"]["code"] == "unsupported-media-type"
+    status, _, payload = client.request("PUT", "/api/me/avatar", raw=b"\x89PNG\r\n\x1a\n" + b"\0" * (300 * 1024),
+                                        headers={"Content-Type": "image/png"})
+    assert status == 413 and payload["error"]["code"] == "too-large"
+    assert "avatarURL" not in client.get("/api/me")[2]
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    status, _, payload = client.request("PUT", "/api/me/avatar", raw=png, headers={"Content-Type": "image/png"})
+    assert status == 200 and payload["avatarURL"] == avatar_path
+    status, headers, picture = client.get(avatar_path)
+    assert status == 200 and picture == png and headers["Content-Type"] == "image/png"
+    gif = b"GIF89a" + b"\1" * 64
+    assert client.request("PUT", "/api/me/avatar", raw=gif, headers={"Content-Type": "application/octet-stream"})[0] == 200
+    status, headers, picture = client.get(avatar_path)
+    assert picture == gif and headers["Content-Type"] == "image/gif"
+
+
+def test_name_may_hold_an_emoji_written_with_a_zero_width_joiner(server):
+    """U+200D joins emoji ("👩‍💻"); it is a format character, not a control character."""
+    status, _, payload = Api(server.url).post("/api/players", {"name": "Ana 👩\u200d💻"})
+    assert status == 201, (status, payload)
+
+
+def test_game_routes_and_their_errors(server, ana):
+    status, _, payload = ana.post("/api/games", {"game": "chess"})
+    assert status == 400 and payload["error"]["code"] == "unknown-game"
+    status, _, payload = ana.post("/api/games", {"game": "number", "settings": {"attempts": 0}})
+    assert status == 400 and payload["error"]["code"] == "invalid-setting" and "attempts" in payload["error"]["message"]
+    assert ana.post("/api/games", {"game": "guess-or-pass"})[2]["error"]["code"] == "no-category"
+    assert ana.post("/api/games", {"game": "guess-or-pass", "category": "nope"})[2]["error"]["code"] == "unknown-category"
+    assert ana.post("/api/games", {"game": "picture-quiz", "deck": "nope"})[2]["error"]["code"] == "unknown-deck"
+    unplayable = [d["id"] for d in ana.get("/api/catalog")[2]["decks"] if not d["playable"]]
+    if unplayable:
+        status, _, payload = ana.post("/api/games", {"game": "picture-quiz", "deck": unplayable[0]})
+        assert status == 400 and payload["error"]["code"] == "deck-needs-photos", payload
+
+    number = ana.start_game("number", {"attempts": 3})
+    assert number["version"] == 0 and ana.game(number["id"]) == number
+    assert ana.get("/api/games/00000000-0000-0000-0000-000000000000")[0] == 404
+    assert ana.get(f"/api/games/{number['id']}/target.svg")[0] == 404  # not a Bullseye game
+    bullseye = ana.start_game("bullseye", {"rounds": 1})
+    status, headers, svg = ana.get(f"/api/games/{bullseye['id']}/target.svg")
+    assert status == 200 and headers["Content-Type"].startswith("image/svg+xml") and svg.startswith(b"<svg")
+
+    moved = ana.act(number, {"type": "digit", "digit": 5})
+    status, _, payload = ana.post(f"/api/games/{number['id']}/actions", {"action": {"type": "clear"}, "version": 0})
+    assert status == 409 and payload["error"]["code"] == "stale-version"
+    status, _, payload = ana.post(f"/api/games/{number['id']}/actions", {"action": {"type": "digit", "digit": 12}, "version": 1})
+    assert status == 422 and payload["error"]["code"] == "out-of-range"
+    status, _, payload = ana.post(f"/api/games/{number['id']}/actions", {"action": {"type": "dance"}, "version": 1})
+    assert status == 400
+    assert ana.post("/api/games/00000000-0000-0000-0000-000000000000/actions", {"action": {"type": "clear"}, "version": 0})[0] == 404
+    assert ana.game(number["id"]) == {k: v for k, v in moved.items() if k != "events"}
+
+    over = ana.act(bullseye, {"type": "check", "guess": {"r": 1, "g": 2, "b": 3}})
+    assert over["isOver"]
+    status, _, payload = ana.post(f"/api/games/{bullseye['id']}/actions", {"action": {"type": "next"}, "version": 1})
+    assert status == 409 and payload["error"]["code"] == "game-over"
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing every game to its end
+
+
+def test_play_number_to_a_win_by_halving(server):
+    player = Api(server.url)
+    player.join("Nia")
+    game = player.start_game("number", {"low": 0, "high": 99, "attempts": 7})
+    low, high = 0, 99
+    while not game["isOver"]:
+        guess = (low + high) // 2
+        for digit in str(guess):  # type it on the pad, like the page does
+            game = player.act(game, {"type": "digit", "digit": int(digit)})
+        game = player.act(game, {"type": "enter"})
+        guessed = next(e for e in game["events"] if e["type"] == "guessed")
+        low, high = guessed["knownLow"], guessed["knownHigh"]
+    assert game["view"]["phase"] == "won" and game["score"] >= 1
+    won = next(e for e in game["events"] if e["type"] == "won")
+    assert won["secret"] == game["view"]["secret"]
+    assert player.stats()["number"]["figures"]["wins"] == 1
+
+
+def test_play_bullseye_normal_and_free_play(server):
+    player = Api(server.url)
+    player.join("Bea")
+    game = player.start_game("bullseye", {"rounds": 3, "scoring": "classic"})
+    while not game["isOver"]:
+        game = player.act(game, {"type": "check", "guess": {"r": 200, "g": 100, "b": 50}})
+        if not game["isOver"]:
+            game = player.act(game, {"type": "next"})
+    assert len(game["view"]["history"]) == 3 and game["view"]["phase"] == "over"
+    free = player.start_game("bullseye", {"freePlay": True})
+    free = player.act(free, {"type": "check", "guess": {"r": 10, "g": 20, "b": 30}})
+    free = player.act(free, {"type": "newColour"})
+    free = player.act(free, {"type": "check", "guess": {"r": 0, "g": 0, "b": 0}})
+    free = player.act(free, {"type": "finish"})
+    assert free["isOver"]
+    assert player.stats()["bullseye"]["played"] == 2
+
+
+def test_play_picture_quiz_to_the_end(server):
+    player = Api(server.url)
+    player.join("Pip")
+    deck = next(d for d in player.get("/api/catalog")[2]["decks"] if d["playable"])
+    game = player.start_game("picture-quiz", {"choices": 4, "questions": 5}, deck=deck["id"])
+    while not game["isOver"]:
+        game = player.act(game, {"type": "choose", "choice": 0})
+        if not game["isOver"]:
+            game = player.act(game, {"type": "next"})
+    assert game["view"]["phase"] == "over" and game["view"]["questionNumber"] == 5
+    assert player.stats()["picture-quiz"]["figures"]["bestByVariant"] == {deck["id"]: game["score"]}
+
+
+def test_play_the_timed_games_color_match_and_guess_or_pass(server):
+    player = Api(server.url)
+    player.join("Tim")
+    category = player.get("/api/catalog")[2]["categories"][0]["id"]
+    colours = player.start_game("color-match", {"duration": 30, "feedbackMs": 0})
+    words = player.start_game("guess-or-pass", {"duration": 30}, category=category)
+    # Both count down first (3 s and 5 s); acting now is refused and changes nothing.
+    too_early = player.act(colours, {"type": "answer", "match": True}, expect=422)
+    assert too_early["error"]["code"] == "not-ready"
+    assert player.act(words, {"type": "guessed"}, expect=422)["error"]["code"] == "not-ready"
+    assert player.game(colours["id"])["version"] == 0 and player.game(words["id"])["version"] == 0
+
+    colours = wait_until(player, colours, "trial")
+    for _ in range(6):
+        view = colours["view"]
+        # Stroop: Yes when the top word's meaning is the bottom word's ink.
+        colour_of_ink = {v: k for k, v in COLOUR_INKS.items()}
+        match = view["top"]["word"].lower() == colour_of_ink.get(view["bottom"]["ink"].lower(), "?")
+        colours = player.act(colours, {"type": "answer", "match": match, "reactionMs": 480.6})
+    colours = player.act(colours, {"type": "quit"})
+    assert colours["isOver"] and colours["view"]["endReason"] == "quit"
+    assert colours["view"]["report"]["trials"] == 6
+
+    words = wait_until(player, words, "playing")
+    seen = []
+    for i in range(5):
+        seen.append(words["view"]["word"])
+        words = player.act(words, {"type": "guessed" if i % 2 == 0 else "pass"})
+    seen.append(words["view"]["word"])
+    words = player.act(words, {"type": "end"})
+    view = words["view"]
+    assert words["isOver"] and view["endReason"] == "ended" and words["score"] == 3
+    assert view["guessed"] == seen[0:5:2] and view["passed"] == seen[1:5:2] and view["missed"] == seen[5]
+    stats = player.stats()
+    assert stats["color-match"]["played"] == 1 and stats["guess-or-pass"]["figures"]["bestByVariant"] == {category: 3}
+
+
+COLOUR_INKS = {"red": "#b32f3c", "orange": "#f8941d", "yellow": "#e7d936", "green": "#39b54a",
+               "blue": "#0072bc", "purple": "#92278f"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: always a 4xx, never a change
+
+
+def test_bad_input_gets_a_4xx_and_changes_nothing(server, ana):
+    game = ana.start_game("number", {"attempts": 5})
+    game = ana.act(game, {"type": "digit", "digit": 4})
+    before = ana.game(game["id"])
+    url = f"/api/games/{game['id']}/actions"
+    huge = b" " * (2 * 1024 * 1024)
+    bad_actions = [
+        (b'{"action":', 400), (b"", 400), (b"null", 400), (b"[]", 400), (b'"enter"', 400),
+        (b'{"version":1}', 400), (b'{"action":{"type":"enter"}}', 400),
+        (b'{"action":{"type":"guess","number":"50"},"version":1}', 400),
+        (b'{"action":"guess","version":1}', 400),
+        (b'{"action":{"type":"guess"},"version":1}', 400),
+        (b'{"action":{"type":"guess","number":1e400},"version":1}', 400),
+        (b'{"action":{"type":"guess","number":99999999999999999999},"version":1}', 400),
+        (b'{"action":{"type":"guess","number":-99999999999999999999},"version":1}', 400),
+        (b'{"action":{"type":"guess","number":9223372036854775807},"version":1}', 422),
+        (b'{"action":{"type":"guess","number":-9223372036854775808},"version":1}', 422),
+        (b'{"action":{"type":"digit","digit":-1},"version":1}', 422),
+        (b'{"action":{"type":"guess","number":50},"version":99999999999999999999}', 400),
+        (b'{"action":{"type":"guess","number":50},"version":1e400}', 400),
+        (b'{"action":{"type":"guess","number":50},"version":-1}', 409),
+        (b'{"action":{"type":"guess","number":50},"version":9223372036854775807}', 409),
+        (b'{"action":{"type":"guess","number":50},"version":"1"}', 400),
+        (b'{"action":{"type":"guess","number":50},"version":1.5}', 400),
+        (b'{"action":{"type":"self-destruct"},"version":1}', 400),
+        (b'{"action":{"type":null},"version":1}', 400),
+        (b'{"action":{},"version":1}', 400),
+        (b'{"action":{"type":"guess","number":50},"version":1' + b"\xff\xfe}", 400),
+        (b"[" * 200_000 + b"]" * 200_000, 400),
+        (b'{"action":' + b'{"a":' * 100_000 + b"1" + b"}" * 100_001, 400),
+        (huge, 413),
+    ]
+    for raw, expected in bad_actions:
+        status, _, payload = ana.post(url, raw=raw)
+        assert status == expected, (raw[:80], status, payload)
+        assert set(payload["error"]) == {"code", "message"}
+    after = ana.game(game["id"])
+    assert after == before, "a refused or bad request changed the game"
+
+    bad_games = [
+        (b'{"game":', 400), (b"", 400), (b"{}", 400), (b'{"game":1}', 400), (b'{"game":"Number"}', 400),
+        (b'{"game":"number","settings":{"attempts":1e400}}', 400),
+        (b'{"game":"number","settings":{"attempts":99999999999999999999}}', 400),
+        (b'{"game":"number","settings":{"low":-9223372036854775808,"high":9223372036854775807}}', 400),
+        (b'{"game":"number","settings":{"low":9223372036854775807}}', 400),
+        (b'{"game":"number","settings":{"high":9223372036854775807}}', 400),
+        (b'{"game":"number","settings":"hard"}', 400),
+        (b'{"game":"color-match","settings":{"matchRate":1e400}}', 400),
+        (b'{"game":"color-match","settings":{"matchRate":-0.1}}', 400),
+        (b'{"game":"color-match","settings":{"duration":9223372036854775807}}', 400),
+        (b'{"game":"bullseye","settings":{"rounds":99999999999999999999}}', 400),
+        (b'{"game":"bullseye","settings":{"scoring":"vibes"}}', 400),
+        (b'{"game":"guess-or-pass","category":"animals","settings":{"duration":-9223372036854775808}}', 400),
+        (b'{"game":"picture-quiz","settings":{"choices":1e400}}', 400),
+        (b'{"game":"picture-quiz","settings":{"choices":9223372036854775807}}', 400),
+        (huge, 413),
+    ]
+    for raw, expected in bad_games:
+        status, _, payload = ana.post("/api/games", raw=raw)
+        assert status == expected, (raw[:80], status, payload)
+    assert ana.post("/api/players", raw=huge)[0] == 413
+    assert ana.post("/api/players", raw=b'{"name":' + b"[" * 100_000)[0] == 400
+
+    # Bullseye colours out of range, of the wrong type or huge are refused, and change nothing.
+    bull = ana.start_game("bullseye", {"rounds": 2})
+    burl = f"/api/games/{bull['id']}/actions"
+    for guess, expected in [({"r": 256, "g": 0, "b": 0}, 422), ({"r": -1, "g": 0, "b": 0}, 422),
+                            ({"r": 9223372036854775807, "g": 0, "b": 0}, 422), ({"r": "1", "g": 0, "b": 0}, 400),
+                            ({"r": 1, "g": 0}, 400), (None, 400), ([1, 2, 3], 400)]:
+        status, _, payload = ana.post(burl, {"action": {"type": "check", "guess": guess}, "version": 0})
+        assert status == expected, (guess, status, payload)
+    assert ana.post(burl, {"action": {"type": "next"}, "version": 0})[0] == 422
+    assert ana.game(bull["id"])["version"] == 0
+
+    # Color Match: a reaction time that is not a measurement is refused.
+    cm = ana.start_game("color-match")
+    curl = f"/api/games/{cm['id']}/actions"
+    for reaction in ("1e400", "-5", "86400001", '"fast"'):
+        raw = ('{"action":{"type":"answer","match":true,"reactionMs":%s},"version":0}' % reaction).encode()
+        status, _, payload = ana.post(curl, raw=raw)
+        assert status == 400, (reaction, status, payload)
+    assert ana.game(cm["id"])["version"] == 0
+
+
+def test_a_second_player_cannot_see_or_touch_the_first_players_things(server):
+    ana, bob = Api(server.url), Api(server.url)
+    ana_me, bob_me = ana.join("Ana"), bob.join("Bob")
+    assert ana_me["id"] != bob_me["id"]
+    png = b"\x89PNG\r\n\x1a\n" + b"\1" * 32
+    assert ana.request("PUT", "/api/me/avatar", raw=png, headers={"Content-Type": "image/png"})[0] == 200
+    bull = ana.start_game("bullseye", {"rounds": 2})
+    number = ana.start_game("number")
+    number = ana.act(number, {"type": "digit", "digit": 3})
+
+    for path in (f"/api/games/{bull['id']}", f"/api/games/{number['id']}", f"/api/games/{bull['id']}/target.svg",
+                 f"/api/players/{ana_me['id']}/avatar"):
+        status, _, payload = bob.get(path)
+        assert status == 404 and payload["error"]["code"] == "not-found", (path, status, payload)
+    for game, action in ((number, {"type": "guess", "number": 50}), (bull, {"type": "check", "guess": {"r": 0, "g": 0, "b": 0}})):
+        status, _, payload = bob.post(f"/api/games/{game['id']}/actions", {"action": action, "version": game["version"]})
+        assert status == 404, (status, payload)
+    # Bob's own writes never reach Ana.
+    assert bob.request("PATCH", "/api/me", {"name": "Mallory"})[0] == 200
+    assert ana.get("/api/me")[2]["name"] == "Ana"
+    assert ana.game(number["id"])["version"] == 1 and ana.game(bull["id"])["version"] == 0
+    assert ana.get(f"/api/players/{ana_me['id']}/avatar")[2] == png
+    assert bob.get(f"/api/players/{bob_me['id']}/avatar")[0] == 404
+    assert bob.stats()["number"]["played"] == 0
+
+
+def raw_exchange(server, request_bytes, half_close=True):
+    """Sends bytes as they are and reads the whole answer: for what urllib cannot send."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(request_bytes)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split(" ")[1])
+    headers = dict(line.split(": ", 1) for line in lines[1:] if ": " in line)
+    return status, headers, body
+
+
+def test_a_body_shorter_than_its_content_length_is_a_4xx(server):
+    """A client that announces 100 bytes, sends 8 and stops writing is a bad request, not a
+    server error (the server answered 500 "internal" and logged "stream ended at an unexpected
+    time")."""
+    status, headers, body = raw_exchange(server, (
+        b"POST /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 100\r\nConnection: close\r\n\r\n{\"name\":"))
+    assert 400 <= status < 500, (status, body)
+    check_security_headers(status, headers, "truncated POST /api/players")
+
+
+def test_oversized_request_headers_get_the_security_headers_too(server):
+    """Hummingbird's HTTP parser rejects a 100 KB Cookie header with a bare 400 (no body, no
+    X-Content-Type-Options, no CSP): every response should carry the security headers."""
+    status, headers, body = raw_exchange(server, (
+        b"GET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: guesswork_player=" + b"a" * 100_000
+        + b"\r\nConnection: close\r\n\r\n"), half_close=False)
+    assert 400 <= status < 500, status
+    check_security_headers(status, headers, "GET /api/me with a 100 KB cookie")
+
+
+def test_a_double_tap_applies_an_action_once(server, ana):
+    game = ana.start_game("number", {"attempts": 5})
+    results = []
+
+    def tap():
+        results.append(Api.post(ana, f"/api/games/{game['id']}/actions",
+                                {"action": {"type": "digit", "digit": 7}, "version": 0})[0])
+
+    threads = [threading.Thread(target=tap) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [200] + [409] * 7, results
+    after = ana.game(game["id"])
+    assert after["version"] == 1 and after["view"]["display"] == "7"
+
+
+# ---------------------------------------------------------------------------------------------
+# Views never hold secrets
+
+
+def numbers_in(text):
+    return {int(n) for n in re.findall(r"\d+", text)}
+
+
+def test_number_views_never_hold_the_secret_over_many_games(server):
+    player = Api(server.url)
+    player.join("Sam")
+    rng = random.Random(7)
+    for _ in range(200):
+        game = player.start_game("number", {"low": 0, "high": 99, "attempts": 3})
+        before_end = [game["view"], player.game(game["id"])["view"]]
+        pre_events = []
+        while not game["isOver"]:
+            view = game["view"]
+            guess = rng.choice([view["knownLow"], view["knownHigh"]])  # play badly: usually lose
+            game = player.act(game, {"type": "guess", "number": guess})
+            if not game["isOver"]:
+                before_end.append(game["view"])
+                pre_events += game["events"]
+        end = game["events"]
+        secret = next(e["secret"] for e in end if e["type"] in ("won", "lost"))
+        assert game["view"]["secret"] == secret
+        for view in before_end:
+            assert "secret" not in view, view
+            known = {view["low"], view["high"], view["knownLow"], view["knownHigh"], view["attemptsAllowed"],
+                     view["attemptsLeft"]} | {g["number"] for g in view["guesses"]}
+            texts = [view["message"], view["knownRangeText"], view.get("hint", ""), view["attemptsLeftText"]]
+            texts += [g["text"] for g in view["guesses"]]
+            for text in texts:
+                assert secret not in numbers_in(text) - known, (secret, text)
+        for event in pre_events:
+            assert event["type"] not in ("won", "lost") and "secret" not in event, event
+
+
+def test_picture_quiz_views_never_tell_the_right_choice(server):
+    player = Api(server.url)
+    player.join("Quinn")
+    decks = [d["id"] for d in player.get("/api/catalog")[2]["decks"] if d["playable"] and d["items"] >= 8]
+    positions = Counter()
+    questions = 0
+    rng = random.Random(5)
+    for i in range(24):
+        game = player.start_game("picture-quiz", {"choices": 3, "questions": 8}, deck=decks[i % len(decks)])
+        while True:
+            pre = game["view"]
+            assert pre["phase"] == "question"
+            reloaded = player.game(game["id"])["view"]
+            assert reloaded == pre
+            for key in ("answer", "missed", "rightChoice", "rightId"):
+                assert key not in pre, pre
+            name = pre["answerName"].lower()
+            assert all(name not in choice.lower() for choice in pre["choices"]), pre
+            game = player.act(game, {"type": "choose", "choice": rng.randrange(3)})
+            answer = game["view"]["answer"]
+            event = next(e for e in game["events"] if e["type"] == "answered")
+            assert event["rightChoice"] == answer["rightChoice"]
+            assert pre["choices"][answer["rightChoice"]] == answer["rightId"]
+            assert game["view"]["choices"] == pre["choices"]
+            positions[answer["rightChoice"]] += 1
+            questions += 1
+            if game["isOver"]:
+                break
+            game = player.act(game, {"type": "next"})
+            # The question after holds nothing of the one before.
+            assert "answer" not in game["view"]
+    # The right picture's position is not a tell: each place is right about a third of the time.
+    assert questions == 24 * 8
+    assert all(positions[p] >= questions // 6 for p in range(3)), positions
+
+
+def test_bullseye_views_never_hold_the_target_while_guessing(server):
+    player = Api(server.url)
+    player.join("Rae")
+
+    def holds(node, target):
+        if isinstance(node, dict):
+            if all(node.get(c) == target[c] for c in "rgb"):
+                return True
+            return any(holds(v, target) for v in node.values())
+        if isinstance(node, list):
+            return any(holds(v, target) for v in node)
+        if isinstance(node, str):
+            return "#%02X%02X%02X" % (target["r"], target["g"], target["b"]) in node.upper()
+        return False
+
+    rng = random.Random(11)
+    for _ in range(30):
+        game = player.start_game("bullseye", {"rounds": 3})
+        while not game["isOver"]:
+            guessing = [game["view"], player.game(game["id"])["view"]]
+            for view in guessing:
+                assert view["phase"] == "guessing" and "result" not in view and "history" not in view
+            _, _, svg = player.get(f"/api/games/{game['id']}/target.svg")
+            guess = {c: rng.randrange(256) for c in "rgb"}
+            game = player.act(game, {"type": "check", "guess": guess})
+            scored = next(e for e in game["events"] if e["type"] == "scored")
+            target = scored["target"]
+            assert {c: game["view"]["result"]["target"][c] for c in "rgb"} == target
+            assert ("#%02X%02X%02X" % (target["r"], target["g"], target["b"])).encode() in svg.upper()
+            if guess == target:
+                continue
+            for view in guessing:
+                assert not holds(view, target), (target, view)
+            if not game["isOver"]:
+                game = player.act(game, {"type": "next"})
+                assert not any("target" in e for e in game["events"]), game["events"]
+
+    # Free play: a check says how close, never where; the colour shows only once given up.
+    for _ in range(5):
+        game = player.start_game("bullseye", {"freePlay": True})
+        views = [game["view"]]
+        for _ in range(3):
+            game = player.act(game, {"type": "check", "guess": {c: rng.randrange(256) for c in "rgb"}})
+            views.append(game["view"])
+            assert "target" not in game["view"]["result"] and all("target" not in e for e in game["events"])
+        game = player.act(game, {"type": "newColour"})
+        target = next(e for e in game["events"] if e["type"] == "revealed")["target"]
+        for view in views:
+            assert not holds({k: v for k, v in view.items() if k != "startGuess"}, target), (target, view)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def test_zz_every_documented_route_and_status_was_exercised():
+    """Runs last: fails when the document lists a route or status that no test touched."""
+    missing = []
+    for path, item in DOC["paths"].items():
+        for method, operation in item.items():
+            if method not in METHODS:
+                continue
+            for status in operation["responses"]:
+                key = (method, path, status)
+                if key not in EXERCISED and key not in UNREACHABLE:
+                    missing.append(key)
+    assert not missing, f"documented but never exercised: {missing}"
