@@ -78,9 +78,10 @@ let package = Package(
     .executableTarget(
       name: "guesswork",
       dependencies: [
-        "GuessworkCore", "GuessworkServer", "GuessworkStore",
+        "GuessworkCore", "GuessworkServer", "GuessworkStore", "GuessworkContent",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict
     ),

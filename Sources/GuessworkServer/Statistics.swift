@@ -1,28 +1,28 @@
 import Foundation
 import GuessworkCore
-import GuessworkStore
+public import GuessworkStore
 
 /// `GET /api/me/stats`: per game, how many were played, the best score, the last 20 scores,
 /// and the game's own figures, all worked out from the summaries of finished games.
-struct Statistics: Encodable {
-  struct PerGame: Encodable {
-    var game: String
-    var title: String
-    var played: Int
-    var bestScore: Int?
+public struct Statistics: Encodable {
+  public struct PerGame: Encodable {
+    public var game: String
+    public var title: String
+    public var played: Int
+    public var bestScore: Int?
     /// Oldest first.
-    var lastScores: [Int]
-    var figures: Figures
+    public var lastScores: [Int]
+    public var figures: Figures
   }
 
   /// The figures only one game has.
-  enum Figures: Encodable {
+  public enum Figures: Encodable {
     case number(NumberFigures)
     case colorMatch(ColorMatchFigures)
     case bullseye(BullseyeFigures)
     case best(BestByVariant)
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
       switch self {
       case .number(let figures): try figures.encode(to: encoder)
       case .colorMatch(let figures): try figures.encode(to: encoder)
@@ -32,44 +32,44 @@ struct Statistics: Encodable {
     }
   }
 
-  struct NumberFigures: Encodable {
-    struct Bar: Encodable {
-      var attempts: Int
-      var wins: Int
+  public struct NumberFigures: Encodable {
+    public struct Bar: Encodable {
+      public var attempts: Int
+      public var wins: Int
     }
-    var wins: Int
-    var losses: Int
-    var winRate: Double?
-    var currentStreak: Int
-    var bestStreak: Int
+    public var wins: Int
+    public var losses: Int
+    public var winRate: Double?
+    public var currentStreak: Int
+    public var bestStreak: Int
     /// Won games by the attempts they took.
-    var attemptsHistogram: [Bar]
+    public var attemptsHistogram: [Bar]
   }
 
-  struct ColorMatchFigures: Encodable {
-    var trials: Int
-    var correct: Int
-    var accuracy: Double?
-    var meanReactionMsCongruent: Double?
-    var meanReactionMsIncongruent: Double?
-    var interferenceMs: Double?
+  public struct ColorMatchFigures: Encodable {
+    public var trials: Int
+    public var correct: Int
+    public var accuracy: Double?
+    public var meanReactionMsCongruent: Double?
+    public var meanReactionMsIncongruent: Double?
+    public var interferenceMs: Double?
   }
 
-  struct BullseyeFigures: Encodable {
-    var rounds: Int
-    var averageRound: Double?
-    var bestRound: Int?
+  public struct BullseyeFigures: Encodable {
+    public var rounds: Int
+    public var averageRound: Double?
+    public var bestRound: Int?
   }
 
   /// Best scores overall and per category (Guess or Pass) or deck (Picture Quiz).
-  struct BestByVariant: Encodable {
-    var bestOverall: Int?
-    var bestByVariant: [String: Int]
+  public struct BestByVariant: Encodable {
+    public var bestOverall: Int?
+    public var bestByVariant: [String: Int]
   }
 
-  var games: [PerGame]
+  public var games: [PerGame]
 
-  init(games finished: [FinishedGame]) {
+  public init(games finished: [FinishedGame]) {
     games = GameKind.allCases.map { kind in
       let mine = finished.filter { $0.kind == kind.rawValue }
       return PerGame(

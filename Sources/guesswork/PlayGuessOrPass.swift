@@ -1,0 +1,86 @@
+import GuessworkCore
+
+/// Guess or Pass, pass-and-play: one player reads the word (in large letters), the others give
+/// clues. → or Space: guessed, ←: pass, Q or Esc: end the round.
+final class GuessOrPassScreen: GameScreen {
+  let session: Session<GuessOrPassGame>
+  let categoryTitle: String
+  let isTimed = true
+  let quitAction: GuessOrPassGame.Action? = .end
+  let controls = "→ or Space: guessed · ←: pass · Q: end the round"
+
+  init(session: Session<GuessOrPassGame>, categoryTitle: String) {
+    self.session = session
+    self.categoryTitle = categoryTitle
+  }
+
+  func handle(_ key: Key, at now: Instant) {
+    if key == .right || key == .character(" ") {
+      session.apply(.guessed, at: now)
+    } else if key == .left {
+      session.apply(.pass, at: now)
+    }
+  }
+
+  func draw(_ canvas: inout Canvas, at now: Instant) {
+    let view = session.game.view(at: now)
+    canvas.add("Guess or Pass · \(categoryTitle)", .fg(.accent, bold: true))
+    switch view.phase {
+    case .countdown:
+      canvas.blank()
+      canvas.add("Hold the screen where only you can't see it… or pass it round!")
+      canvas.add("Starting in", .dim)
+      let number = String(view.countdownSeconds ?? 1)
+      if let big = BigText.lines(number, width: canvas.width) {
+        for row in big { canvas.add(row, .fg(.accent)) }
+      } else {
+        canvas.add(number, .bold)
+      }
+    case .playing:
+      let warning = view.lastTenSeconds
+      canvas.add(
+        "Time left: \(view.secondsLeft ?? 0) s   Guessed \(view.score)   Passed \(view.passedCount)",
+        warning ? .fg(.bad, bold: true) : .bold, volatile: true)
+      timerBar(&canvas, view)
+      canvas.blank()
+      if let flash = view.lastResult {
+        canvas.add(
+          flash == .guessed ? "✓ guessed" : "✗ passed", .fg(flash == .guessed ? .good : .bad))
+      } else {
+        canvas.blank()
+      }
+      canvas.blank()
+      let word = view.word ?? ""
+      if let big = BigText.lines(word, width: canvas.width - 2), canvas.height >= 18 {
+        for row in big { canvas.add(row, .fg(.white, bold: true)) }
+        canvas.blank()
+        canvas.add(word, .dim)
+      } else {
+        canvas.add(word.uppercased(), .bold)
+      }
+    case .over:
+      canvas.blank()
+      canvas.add(view.message ?? "", .fg(.accent, bold: true))
+      canvas.blank()
+      let guessed = view.guessed ?? []
+      let passed = view.passed ?? []
+      canvas.paragraph("Guessed: " + (guessed.isEmpty ? "none" : guessed.joined(separator: ", ")))
+      canvas.paragraph("Passed: " + (passed.isEmpty ? "none" : passed.joined(separator: ", ")))
+      if let missed = view.missed { canvas.add("On screen at the end: \(missed)", .dim) }
+      canvas.add("Seed \(session.seed)", .dim)
+    }
+  }
+
+  /// The time left as a bar that drains.
+  private func timerBar(_ canvas: inout Canvas, _ view: GuessOrPassGame.View) {
+    let width = min(50, canvas.width - 4)
+    let filled = view.durationMs == 0 ? 0 : view.remainingMs * width / view.durationMs
+    canvas.add(
+      [
+        Span(
+          text: String(repeating: "█", count: filled),
+          style: .fg(view.lastTenSeconds ? .bad : .good)),
+        Span(text: String(repeating: "░", count: width - filled), style: .dim),
+      ], volatile: true)
+  }
+}

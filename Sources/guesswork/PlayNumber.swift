@@ -1,0 +1,106 @@
+import GuessworkCore
+
+/// Guess the Number: digits enter on the engine's digit pad (each shifts the display left),
+/// Backspace removes one, Enter guesses; the known range shows as a bar.
+final class NumberScreen: GameScreen {
+  let session: Session<NumberGame>
+  let isTimed = false
+  let quitAction: NumberGame.Action? = nil
+  let controls = "0–9: type · Backspace: delete · Enter: guess · Q: quit"
+
+  init(session: Session<NumberGame>) {
+    self.session = session
+  }
+
+  func handle(_ key: Key, at now: Instant) {
+    if let digit = key.digit {
+      session.apply(.digit(digit), at: now)
+    } else if key == .backspace {
+      session.apply(.backspace, at: now)
+    } else if key == .enter {
+      session.apply(.enter, at: now)
+    }
+  }
+
+  func draw(_ canvas: inout Canvas, at now: Instant) {
+    let view = session.game.view(at: now)
+    canvas.add("Guess the Number", .fg(.accent, bold: true))
+    canvas.blank()
+    if view.isOver {
+      drawEnd(&canvas, view)
+      return
+    }
+    canvas.paragraph(view.message, .bold)
+    canvas.blank()
+    // The display: typed digits, then placeholders for the rest.
+    let shown = view.display + String(repeating: "_", count: view.displayWidth - view.display.count)
+    if let big = BigText.lines(shown, width: canvas.width - 4), canvas.height >= 24 {
+      for row in big { canvas.add(row, .fg(.accent)) }
+    } else {
+      canvas.add("[ " + shown.map(String.init).joined(separator: " ") + " ]", .bold)
+    }
+    canvas.blank()
+    rangeBar(&canvas, view)
+    canvas.add(view.knownRangeText)
+    canvas.blank()
+    canvas.add(
+      view.attemptsLeftText.prefix(1).uppercased() + view.attemptsLeftText.dropFirst(),
+      view.isLastAttempt ? .fg(.bad, bold: true) : .bold)
+    if !view.guesses.isEmpty {
+      canvas.blank()
+      canvas.add(
+        "Guesses: "
+          + view.guesses.map { "\($0.number)\($0.hint == .higher ? "↑" : "↓")" }
+          .joined(separator: "  "), .dim)
+    }
+  }
+
+  /// The whole range as a bar, the part still possible filled.
+  private func rangeBar(_ canvas: inout Canvas, _ view: NumberGame.View) {
+    let width = min(50, canvas.width - 16)
+    let size = Double(view.high - view.low + 1)
+    let from = Int((Double(view.knownLow - view.low) / size * Double(width)).rounded(.down))
+    let to = max(
+      from + 1, Int((Double(view.knownHigh - view.low + 1) / size * Double(width)).rounded(.up)))
+    let left = String(repeating: "·", count: from)
+    let middle = String(repeating: "█", count: min(width, to) - from)
+    let right = String(repeating: "·", count: max(0, width - to))
+    canvas.add([
+      Span(text: "\(view.low) ", style: .dim),
+      Span(text: left, style: .dim),
+      Span(text: middle, style: .fg(.accent)),
+      Span(text: right, style: .dim),
+      Span(text: " \(view.high)", style: .dim),
+    ])
+  }
+
+  private func drawEnd(_ canvas: inout Canvas, _ view: NumberGame.View) {
+    let summary = session.game.summary
+    canvas.paragraph(view.message, .fg(summary.won ? .good : .bad, bold: true))
+    if let secret = view.secret, let big = BigText.lines(String(secret), width: canvas.width - 4),
+      canvas.height >= 26
+    {
+      canvas.blank()
+      for row in big { canvas.add(row, .fg(summary.won ? .good : .bad)) }
+    }
+    canvas.blank()
+    canvas.add("Score: \(summary.score)", .bold)
+    canvas.blank()
+    canvas.add("Your guesses (✔ halved the range known then):", .dim)
+    for guess in summary.guesses {
+      let hint =
+        switch guess.hint {
+        case .higher: "higher"
+        case .lower: "lower"
+        case .correct: "right!"
+        }
+      canvas.add(
+        "\(guess.halved ? "✔" : " ") \(guess.number) in \(guess.knownLow)–\(guess.knownHigh): \(hint)"
+      )
+    }
+    canvas.blank()
+    canvas.paragraph(summary.strategyText)
+    canvas.blank()
+    canvas.add("Seed \(session.seed)", .dim)
+  }
+}

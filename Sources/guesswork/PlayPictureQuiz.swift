@@ -1,0 +1,96 @@
+import Foundation
+import GuessworkContent
+import GuessworkCore
+
+/// Picture Quiz on an emoji deck: the pictures with numbers 1…n; a number answers, then Enter
+/// (or any key) continues.
+final class PictureQuizScreen: GameScreen {
+  let session: Session<PictureQuizGame>
+  let deck: Deck
+  let isTimed = false
+  let quitAction: PictureQuizGame.Action? = nil
+
+  var controls: String {
+    session.game.view(at: .zero).phase == .answered
+      ? "Enter: continue · Q: quit" : "1–\(session.game.settings.choices): choose · Q: quit"
+  }
+
+  init(session: Session<PictureQuizGame>, deck: Deck) {
+    self.session = session
+    self.deck = deck
+  }
+
+  func handle(_ key: Key, at now: Instant) {
+    let view = session.game.view(at: now)
+    switch view.phase {
+    case .question:
+      if let digit = key.digit, digit >= 1 {
+        session.apply(.choose(digit - 1), at: now)
+      }
+    case .answered:
+      session.apply(.next, at: now)
+    case .over:
+      break
+    }
+  }
+
+  func draw(_ canvas: inout Canvas, at now: Instant) {
+    let view = session.game.view(at: now)
+    canvas.add(deck.title, .fg(.accent, bold: true))
+    canvas.add("Question \(view.questionNumber) of \(view.questions)   Score \(view.score)", .bold)
+    canvas.blank()
+    let question = deck.question
+      .replacingOccurrences(of: "Tap", with: "Choose")
+      .replacingOccurrences(of: "{answer}", with: view.answerName)
+    canvas.paragraph(question, .bold)
+    canvas.blank()
+    // The pictures, each in a cell with its number under it.
+    let cell = 8
+    var pictures: [Span] = []
+    var numbers: [Span] = []
+    for (index, id) in view.choices.enumerated() {
+      let picked = view.answer?.choice == index
+      let right = view.answer?.rightChoice == index
+      let picture = "  " + id + "  "
+      let label = " \(index + 1) "
+      let style: Style =
+        view.answer == nil ? .bold : right ? .fg(.good, bold: true) : picked ? .fg(.bad) : .dim
+      pictures.append(Span(text: pad(picture, to: cell), style: .plain))
+      numbers.append(Span(text: pad(label, to: cell), style: style))
+    }
+    canvas.add(pictures)
+    canvas.add(numbers)
+    canvas.blank()
+    if let answer = view.answer {
+      let title =
+        answer.correct
+        ? "Correct"
+        : "Wrong! That's \(deck.noun.isEmpty ? "" : deck.noun + " ")\(answer.chosenName)."
+      canvas.add(title, .fg(answer.correct ? .good : .bad, bold: true))
+      if let message = view.message { canvas.paragraph(message) }
+    }
+    if view.isOver {
+      let missed = view.missed ?? []
+      canvas.blank()
+      if missed.isEmpty {
+        canvas.add("No misses!", .fg(.good))
+      } else {
+        canvas.add("Missed:", .bold)
+        for miss in missed {
+          canvas.add(
+            "Q\(miss.questionNumber): \(miss.answerName) was \(miss.answerId) "
+              + "(you chose \(miss.chosenName) \(miss.chosenId))")
+        }
+      }
+      canvas.add(deck.credit, .dim)
+      canvas.add("Seed \(session.seed)", .dim)
+    }
+  }
+
+  private func pad(_ text: String, to width: Int) -> String {
+    let missing = max(0, width - displayWidth(text))
+    let left = missing / 2
+    return String(repeating: " ", count: left) + text
+      + String(repeating: " ", count: missing - left)
+  }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import GuessworkCore
+import GuessworkServer
+import GuessworkStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `guesswork stats`: the local player's statistics, computed by the server's own `Statistics`
+/// from the same store, so the terminal and the browser's statistics page agree.
+struct Stats: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Show the local player's statistics (games played in the terminal).",
+    discussion: """
+      The figures are the ones the browser's statistics page shows for the same player. To see \
+      them there, start `guesswork serve` on the same data and open the link that \
+      --browser-link prints: it signs that browser in as the local player.
+      """)
+
+  @Option(
+    help:
+      "The folder of guesswork.sqlite, as for `guesswork serve` (GUESSWORK_DATA_DIR; default .)."
+  )
+  var dataDir: String?
+
+  @Flag(help: "Print the statistics as the API's JSON (GET /api/me/stats).")
+  var json = false
+
+  @Flag(help: "Print a link that opens the browser's statistics page as the local player.")
+  var browserLink = false
+
+  @Option(help: "The server's address for --browser-link.") var host = "127.0.0.1"
+  @Option(help: "The server's port for --browser-link.") var port = 8080
+
+  func run() async throws {
+    let data = LocalData(dataDirectory: dataDir)
+    let store = try await data.openStore()
+    guard let (player, token) = try await data.localPlayer(in: store) else {
+      try? await store.close()
+      print("No games yet: play one with `guesswork play`.")
+      return
+    }
+    let statistics = Statistics(games: try await store.finishedGames(playerID: player.id))
+    try? await store.close()
+    if browserLink {
+      print("http://\(host):\(port)/api/players/claim?token=\(token)")
+      return
+    }
+    if json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      print(String(decoding: try encoder.encode(statistics), as: UTF8.self))
+      return
+    }
+    let colour =
+      isatty(STDOUT_FILENO) == 1
+      && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    print(StatsReport(player: player.name, statistics: statistics, colour: colour).text)
+  }
+}
+
+/// The statistics as text: a table per game and a small bar chart of its last scores.
+struct StatsReport {
+  let player: String
+  let statistics: Statistics
+  let colour: Bool
+
+  private func bold(_ text: String) -> String { colour ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+  private func bar(_ text: String) -> String { colour ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
+
+  var text: String {
+    var lines = [bold("Statistics of \(player)"), ""]
+    for game in statistics.games {
+      lines.append(bold(game.title))
+      lines.append(row("played", String(game.played)))
+      guard game.played > 0 else {
+        lines.append("")
+        continue
+      }
+      lines.append(row("best", game.bestScore.map(String.init) ?? "–"))
+      lines.append(
+        row("last scores", game.lastScores.suffix(10).map(String.init).joined(separator: " ")))
+      lines += figures(game.figures)
+      lines.append("  last scores, oldest first:")
+      lines += chart(game.lastScores.suffix(10).map { ("", $0) })
+      lines.append("")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private func row(_ label: String, _ value: String) -> String {
+    "  " + label + String(repeating: " ", count: max(1, 18 - label.count)) + value
+  }
+
+  private func percent(_ value: Double?) -> String {
+    value.map { "\(Int(($0 * 100).rounded()))%" } ?? "–"
+  }
+
+  private func ms(_ value: Double?) -> String {
+    value.map { "\(Int($0.rounded())) ms" } ?? "–"
+  }
+
+  private func figures(_ figures: Statistics.Figures) -> [String] {
+    switch figures {
+    case .number(let number):
+      var lines = [
+        row("wins / losses", "\(number.wins) / \(number.losses)"),
+        row("win rate", percent(number.winRate)),
+        row("streak", "\(number.currentStreak) (best \(number.bestStreak))"),
+      ]
+      if !number.attemptsHistogram.isEmpty {
+        lines.append("  wins by attempts used:")
+        lines += chart(number.attemptsHistogram.map { ("\($0.attempts)", $0.wins) })
+      }
+      return lines
+    case .colorMatch(let match):
+      return [
+        row("trials", "\(match.trials) (\(match.correct) correct, \(percent(match.accuracy)))"),
+        row(
+          "reaction",
+          "congruent \(ms(match.meanReactionMsCongruent)), "
+            + "incongruent \(ms(match.meanReactionMsIncongruent))"),
+        row("interference", ms(match.interferenceMs)),
+      ]
+    case .bullseye(let bullseye):
+      return [
+        row("rounds", String(bullseye.rounds)),
+        row("average round", bullseye.averageRound.map { String(format: "%.1f", $0) } ?? "–"),
+        row("best round", bullseye.bestRound.map(String.init) ?? "–"),
+      ]
+    case .best(let best):
+      return best.bestByVariant.keys.sorted().map {
+        row("best in \($0)", String(best.bestByVariant[$0]!))
+      }
+    }
+  }
+
+  /// Horizontal bars scaled to the largest value (negative scores draw as empty bars).
+  private func chart(_ values: [(label: String, value: Int)]) -> [String] {
+    let largest = max(1, values.map(\.value).max() ?? 1)
+    let labelWidth = values.map(\.label.count).max() ?? 0
+    return values.map { label, value in
+      let length = max(0, value) * 30 / largest
+      let padded = String(repeating: " ", count: labelWidth - label.count) + label
+      return "  " + padded + (labelWidth > 0 ? " " : "") + "│"
+        + bar(String(repeating: "█", count: length))
+        + " " + String(value)
+    }
+  }
+}
