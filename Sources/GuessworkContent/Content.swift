@@ -92,8 +92,39 @@ public struct Deck: Sendable, Equatable, Codable {
     public let name: String
     /// The picture, when it is an emoji that browsers draw themselves.
     public let emoji: String?
+    /// The picture, when it is an imported photo: its id in the store (a SHA-256 of its
+    /// bytes, so that its URL says nothing of the answer).
+    public let picture: String?
+
+    public init(name: String, emoji: String? = nil, picture: String? = nil) {
+      self.name = name
+      self.emoji = emoji
+      self.picture = picture
+    }
+
+    /// What a game shows for this item: the emoji itself, or the picture's id.
+    public var pictureToken: String? { emoji ?? picture }
   }
 
+  public init(
+    id: String, title: String, question: String, noun: String, theme: [String], credit: String,
+    items: [Item]
+  ) {
+    self.id = id
+    self.title = title
+    self.question = question
+    self.noun = noun
+    self.theme = theme
+    self.credit = credit
+    self.items = items
+  }
+
+  /// A game needs at least this many pictures: the default number of choices.
+  public static let minimumPictures = 3
+
   /// The items that have a picture.
-  public var playableItems: [Item] { items.filter { $0.emoji != nil } }
+  public var playableItems: [Item] { items.filter { $0.pictureToken != nil } }
+
+  /// Whether a game with the default settings can be played on this deck.
+  public var isPlayable: Bool { playableItems.count >= Self.minimumPictures }
 }

@@ -19,6 +19,7 @@ struct API: Sendable {
 
   /// Every game the server plays, built once.
   let drivers: [GameKind: any GameDriver]
+  let decks: Decks
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary,
@@ -29,13 +30,25 @@ struct API: Sendable {
     self.content = content
     self.clock = clock
     self.drivers = GameDrivers.all(content: content)
+    self.decks = Decks(store: store, bundled: content.decks)
   }
 
   func register(on router: Router<some RequestContext>) {
     router.get("/healthz") { _, _ in try await health() }
     router.get("/openapi.json") { _, _ in try openAPIDocument() }
-    router.get("/api/catalog") { _, _ in catalog() }
+    router.get("/api/catalog") { _, _ in try await catalog() }
+    router.get("/api/decks") { _, _ in json(try await decks.all().map(Decks.Entry.init)) }
+    router.get("/api/decks/{id}") { _, context in
+      guard let deck = try await decks.deck(try context.parameters.require("id")) else {
+        throw APIError.notFound("Deck")
+      }
+      return json(Decks.Detail(deck: .init(deck), names: deck.items.map(\.name)))
+    }
+    router.get("/api/pictures/{id}") { request, context in
+      try await decks.picture(try context.parameters.require("id"), request: request)
+    }
     router.post("/api/players") { request, _ in try await createPlayer(request) }
+    router.get("/api/players/claim") { request, _ in try await claim(request) }
     router.get("/api/session") { request, _ in
       json(Session(player: try await identity.player(of: request).map(PlayerView.init)))
     }
@@ -91,42 +104,33 @@ struct API: Sendable {
       var title: String
       var words: Int
     }
-    struct DeckEntry: Encodable {
-      var id: String
-      var title: String
-      var items: Int
-      var playable: Bool
-      var theme: [String]
-      var credit: String
-      /// The question, with `{answer}` where the name goes.
-      var question: String
-      /// Put before a tapped item's name: "Wrong! That's <noun> <name>."
-      var noun: String
-    }
     var games: [GameEntry]
     var categories: [CategoryEntry]
-    var decks: [DeckEntry]
+    var decks: [Decks.Entry]
   }
 
-  private func catalog() -> Response {
+  private func catalog() async throws -> Response {
     json(
       Catalog(
         games: GameKind.allCases.map { .init(id: $0.rawValue, title: $0.title) },
         categories: content.categories.map {
           .init(id: $0.id, title: $0.title, words: $0.words.count)
         },
-        decks: content.decks.map {
-          .init(
-            id: $0.id, title: $0.title, items: $0.playableItems.count,
-            playable: $0.playableItems.count >= 2, theme: $0.theme, credit: $0.credit,
-            question: $0.question, noun: $0.noun)
-        }))
+        decks: try await decks.all().map(Decks.Entry.init)))
   }
 
   // MARK: Players
 
   private func body(of request: Request, limit: Int = maxBody) async throws -> Data {
-    Data(buffer: try await request.body.collect(upTo: limit))
+    do {
+      return Data(buffer: try await request.body.collect(upTo: limit))
+    } catch let error as any HTTPResponseError {
+      throw error
+    } catch {
+      // The client stopped before sending the body it announced.
+      throw APIError(
+        .badRequest, "incomplete-body", "The request body ended before its Content-Length.")
+    }
   }
 
   /// Who this browser is, if anyone yet: a first visit gets `{"player": null}`, not an error.
@@ -155,6 +159,17 @@ struct API: Sendable {
       createdAt: clock().milliseconds)
     try await store.insertPlayer(record, tokenHash: Identity.hash(token))
     var response = json(PlayerView(record), status: .created)
+    response.setCookie(identity.cookie(for: token))
+    return response
+  }
+
+  /// Signs this browser in as the player whose token the link carries (the terminal's local
+  /// player: `guesswork stats --browser-link`), then shows that player's statistics page.
+  private func claim(_ request: Request) async throws -> Response {
+    guard let token = request.uri.queryParameters.get("token"), token.count == 43,
+      try await store.player(tokenHash: Identity.hash(token)) != nil
+    else { throw APIError.notFound("Player") }
+    var response = Response(status: .seeOther, headers: [.location: "/stats.html"])
     response.setCookie(identity.cookie(for: token))
     return response
   }
@@ -264,15 +279,31 @@ struct API: Sendable {
     let now = clock()
     var random = SystemRandomNumberGenerator()
     let seed = random.next()
-    let (outcome, variant) = try driver.start(
-      body: body, options: GameOptions(category: input.category, deck: input.deck), seed: seed,
-      now: now)
+    var options = GameOptions(category: input.category)
+    if kind == .pictureQuiz { options.deck = try await pictureDeck(input.deck) }
+    let (outcome, variant) = try driver.start(body: body, options: options, seed: seed, now: now)
     let record = GameRecord(
       id: UUID().uuidString.lowercased(), playerID: player.id, kind: kind.rawValue,
       variant: variant, settings: outcome.settings, seed: seed, state: outcome.state, version: 0,
       createdAt: now.milliseconds)
     try await store.insertGame(record)
     return json(reply(record, outcome, version: 0, events: nil), status: .created)
+  }
+
+  /// The deck a Picture Quiz asks for (the first playable one when it names none).
+  private func pictureDeck(_ id: String?) async throws -> Deck {
+    let all = try await decks.all()
+    guard let id else {
+      guard let first = all.first(where: \.isPlayable) else { throw APIError.notFound("Deck") }
+      return first
+    }
+    guard let deck = all.first(where: { $0.id == id }) else {
+      throw APIError(
+        .badRequest, "unknown-deck",
+        "deck must be one of \(all.map(\.id).joined(separator: ", ")).")
+    }
+    guard deck.isPlayable else { throw APIError.deckNeedsPhotos(deck) }
+    return deck
   }
 
   /// The game `id` of the requesting player; anyone else's game does not exist for them.

@@ -45,6 +45,8 @@ public func buildApplication(
   let onListening = configuration.onListening
   var app = Application(
     router: router,
+    // A client that stops sending mid-request (or never sends its body) is let go.
+    server: .http1(configuration: .init(idleTimeout: .seconds(30))),
     configuration: .init(
       address: .hostname(configuration.host, port: configuration.port), serverName: "Guesswork"),
     onServerRunning: { channel in

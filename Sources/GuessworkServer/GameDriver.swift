@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkContent
 import GuessworkCore
 import HTTPTypes
 import Hummingbird
@@ -8,7 +9,7 @@ import NIOFoundationCompat
 /// What a game needs to start besides its settings: a category or a deck.
 struct GameOptions: Sendable {
   var category: String?
-  var deck: String?
+  var deck: Deck?
 }
 
 /// A game after a step: its encoded state, what a player may see, and what it caused.
@@ -47,6 +48,10 @@ protocol GameDriver: Sendable {
 struct Driver<G: Game>: GameDriver {
   /// Finds the content a game plays with; throws an ``APIError`` naming what is missing.
   let content: @Sendable (GameOptions) throws -> (G.Content, variant: String?)
+  /// Adjusts settings to the content (Picture Quiz asks no more questions than its deck has).
+  var fit: @Sendable (G.Settings, G.Content, GameOptions) -> G.Settings = { settings, _, _ in
+    settings
+  }
 
   var kind: GameKind { G.kind }
 
@@ -65,7 +70,8 @@ struct Driver<G: Game>: GameDriver {
     let (content, variant) = try content(options)
     let game: G
     do {
-      game = try G(settings: settings, content: content, seed: seed, at: now)
+      game = try G(
+        settings: fit(settings, content, options), content: content, seed: seed, at: now)
     } catch {
       throw APIError.invalidSetting(error)
     }

@@ -13,10 +13,20 @@ enum GameDrivers {
         let category = try wordCategory(options, content: content)
         return (GuessOrPassGame.Words(fresh: category.words), category.id)
       },
-      Driver<PictureQuizGame> { options in
-        let deck = try pictureDeck(options, content: content)
-        return (deck.playableItems.map { .init(id: $0.emoji ?? $0.name, name: $0.name) }, deck.id)
-      },
+      Driver<PictureQuizGame>(
+        content: { options in
+          guard let deck = options.deck else { throw APIError.notFound("Deck") }
+          let items = deck.playableItems.compactMap { item in
+            item.pictureToken.map { PictureQuizGame.Item(id: $0, name: item.name) }
+          }
+          return (items, deck.id)
+        },
+        fit: { settings, items, options in
+          var settings = settings
+          settings.questions = min(settings.questions, items.count)
+          settings.noun = options.deck?.noun ?? ""
+          return settings
+        }),
     ]
     return Dictionary(uniqueKeysWithValues: drivers.map { ($0.kind, $0) })
   }
@@ -34,15 +44,5 @@ enum GameDrivers {
         "category must be one of \(content.categories.map(\.id).joined(separator: ", ")).")
     }
     return category
-  }
-
-  static func pictureDeck(_ options: GameOptions, content: ContentLibrary) throws -> Deck {
-    let id = options.deck ?? content.decks.first { !$0.playableItems.isEmpty }?.id ?? ""
-    guard let deck = content.deck(id) else {
-      throw APIError(
-        .badRequest, "unknown-deck",
-        "deck must be one of \(content.decks.map(\.id).joined(separator: ", ")).")
-    }
-    return deck
   }
 }

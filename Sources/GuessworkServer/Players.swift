@@ -24,7 +24,12 @@ struct Identity: Sendable {
   }
 
   static func hash(_ token: String) -> String {
-    SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    sha256(Data(token.utf8))
+  }
+
+  /// The SHA-256 of `data`, in lowercase hex.
+  static func sha256(_ data: Data) -> String {
+    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
   }
 
   func cookie(for token: String) -> Cookie {
@@ -96,7 +101,11 @@ enum PlayerRules {
       throw APIError(
         .badRequest, "invalid-name", "name must be at most 24 characters (it has \(name.count)).")
     }
-    guard !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+    // Control characters (Cc) and line or paragraph separators; format characters such as
+    // the zero-width joiner inside "👩‍💻" are fine.
+    let forbidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
+    guard
+      !name.unicodeScalars.contains(where: { forbidden.contains($0.properties.generalCategory) })
     else {
       throw APIError(.badRequest, "invalid-name", "name must not contain control characters.")
     }

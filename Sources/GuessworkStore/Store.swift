@@ -33,6 +33,16 @@ public protocol GuessworkStore: Sendable {
   /// A player's finished games, oldest first.
   func finishedGames(playerID: String) async throws -> [FinishedGame]
 
+  // MARK: Decks
+
+  /// Replaces the imported deck `id` (its manifest, as JSON) and stores its pictures, all in
+  /// one transaction: a deck is never half imported.
+  func replaceDeck(id: String, manifest: String, pictures: [StoredPicture], at: Int64)
+    async throws
+  /// The imported decks' manifests, by id.
+  func importedDecks() async throws -> [String: String]
+  func picture(id: String) async throws -> StoredPicture?
+
   /// Releases connections; the store is unusable afterwards.
   func close() async throws
 }
@@ -62,6 +72,19 @@ public struct Avatar: Sendable, Equatable {
   public var data: Data
 
   public init(contentType: String, data: Data) {
+    self.contentType = contentType
+    self.data = data
+  }
+}
+
+/// A picture of an imported deck, by the SHA-256 of its bytes.
+public struct StoredPicture: Sendable, Equatable {
+  public var id: String
+  public var contentType: String
+  public var data: Data
+
+  public init(id: String, contentType: String, data: Data) {
+    self.id = id
     self.contentType = contentType
     self.data = data
   }

@@ -277,4 +277,20 @@ struct PictureQuizGameTests {
         == #"{"answerName":"\#(hallOfFamers[question.answer].name)","choices":[\#(ids)],"#
         + #""isOver":false,"phase":"question","questionNumber":2,"questions":8,"score":0}"#)
   }
+
+  @Test("A wrong answer names the tapped item with the deck's noun, as the seed did")
+  func wrongAnswerUsesTheDecksNoun() throws {
+    let items = ["Reggie White", "Brian Dawkins", "Mike Ditka"].map {
+      PictureQuizGame.Item(id: "id-\($0)", name: $0)
+    }
+    var settings = PictureQuizGame.Settings(choices: 3, questions: 1)
+    settings.noun = "Eagles legend"
+    var game = try PictureQuizGame(settings: settings, content: items, seed: 4, at: .zero)
+    let view = game.view(at: .zero)
+    let right = try #require(items.first { $0.name == view.answerName })
+    let wrongIndex = try #require(view.choices.firstIndex { $0 != right.id })
+    let tapped = try #require(items.first { $0.id == view.choices[wrongIndex] })
+    _ = try game.apply(.choose(wrongIndex), at: .zero)
+    #expect(game.view(at: .zero).answer?.title == "Wrong! That's Eagles legend \(tapped.name).")
+  }
 }

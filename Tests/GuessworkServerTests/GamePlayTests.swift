@@ -9,7 +9,9 @@ import Testing
 
 @Suite("Playing every game through the API")
 struct GamePlayTests {
-  @Test("Number: halving with the hints wins, and the end reveals the number", arguments: Database.available)
+  @Test(
+    "Number: halving with the hints wins, and the end reveals the number",
+    arguments: Database.available)
   func numberWin(database: Database) async throws {
     try await withServer(database) { client, _ in
       let ana = try await Player.join(client)
@@ -29,7 +31,9 @@ struct GamePlayTests {
     }
   }
 
-  @Test("Number: typing digits on the pad and pressing enter makes a guess", arguments: Database.available)
+  @Test(
+    "Number: typing digits on the pad and pressing enter makes a guess",
+    arguments: Database.available)
   func numberDigitPad(database: Database) async throws {
     try await withServer(database) { client, _ in
       let ana = try await Player.join(client)
@@ -61,7 +65,9 @@ struct GamePlayTests {
     }
   }
 
-  @Test("Color Match: countdown, answers, and the round ends on time while the player is silent", arguments: Database.available)
+  @Test(
+    "Color Match: countdown, answers, and the round ends on time while the player is silent",
+    arguments: Database.available)
   func colorMatch(database: Database) async throws {
     try await withServer(database) { client, clock in
       let ana = try await Player.join(client)
@@ -91,7 +97,9 @@ struct GamePlayTests {
     }
   }
 
-  @Test("Bullseye: each round is scored once, then a new target; the total ends the game", arguments: Database.available)
+  @Test(
+    "Bullseye: each round is scored once, then a new target; the total ends the game",
+    arguments: Database.available)
   func bullseye(database: Database) async throws {
     try await withServer(database) { client, _ in
       let ana = try await Player.join(client)
@@ -113,7 +121,9 @@ struct GamePlayTests {
     }
   }
 
-  @Test("Guess or Pass: countdown, guessed and passed words, End game lists them", arguments: Database.available)
+  @Test(
+    "Guess or Pass: countdown, guessed and passed words, End game lists them",
+    arguments: Database.available)
   func guessOrPass(database: Database) async throws {
     try await withServer(database) { client, clock in
       let ana = try await Player.join(client)
@@ -139,11 +149,14 @@ struct GamePlayTests {
     }
   }
 
-  @Test("Picture Quiz: every question answered, then Game over with the score", arguments: Database.available)
+  @Test(
+    "Picture Quiz: every question answered, then Game over with the score",
+    arguments: Database.available)
   func pictureQuiz(database: Database) async throws {
     try await withServer(database) { client, _ in
       let ana = try await Player.join(client)
-      var game = try await ana.start(.pictureQuiz, settings: #"{"questions":4}"#, extra: #","deck":"animals""#)
+      var game = try await ana.start(
+        .pictureQuiz, settings: #"{"questions":4}"#, extra: #","deck":"animals""#)
       var answers = Set<String>()
       while !game.isOver {
         #expect(game.view["phase"]?.string == "question")

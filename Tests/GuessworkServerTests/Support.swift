@@ -176,7 +176,9 @@ struct Player {
   }
 
   /// Sends an action that must be answered with `status`; returns the error.
-  func refused(_ game: GameReply, _ action: String, version: Int? = nil, status: HTTPResponse.Status)
+  func refused(
+    _ game: GameReply, _ action: String, version: Int? = nil, status: HTTPResponse.Status
+  )
     async throws -> ErrorReply
   {
     let response = try await send(
@@ -186,7 +188,8 @@ struct Player {
     return try JSONDecoder().decode(ErrorReply.self, from: Data(buffer: response.body))
   }
 
-  func decode<T: Decodable>(_ response: TestResponse, as type: T.Type = GameReply.self) throws -> T {
+  func decode<T: Decodable>(_ response: TestResponse, as type: T.Type = GameReply.self) throws -> T
+  {
     try JSONDecoder().decode(T.self, from: Data(buffer: response.body))
   }
 }

@@ -95,11 +95,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1])
+      #expect(applied == [1, 2])
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1])
+      #expect(applied == [1, 2])
     }
   }
 
@@ -288,6 +288,24 @@ struct StoreContractTests {
       let finished = try await store.finishedGames(playerID: player.id)
       #expect(finished.map(\.gameID) == ids)
       #expect(finished.map(\.score) == [3, 1, 2])
+    }
+  }
+
+  @Test(
+    "A deck is stored with its pictures, replaced whole, and its pictures read back",
+    arguments: Backend.available)
+  func decks(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let id = "deck-\(UUID().uuidString.prefix(8).lowercased())"
+      let pictures = (0..<3).map {
+        StoredPicture(id: "\(id)-p\($0)", contentType: "image/png", data: Data([0x89, UInt8($0)]))
+      }
+      try await store.replaceDeck(id: id, manifest: #"{"v":1}"#, pictures: pictures, at: 1)
+      #expect(try await store.importedDecks()[id] == #"{"v":1}"#)
+      #expect(try await store.picture(id: pictures[1].id) == pictures[1])
+      try await store.replaceDeck(id: id, manifest: #"{"v":2}"#, pictures: [pictures[0]], at: 2)
+      #expect(try await store.importedDecks()[id] == #"{"v":2}"#)
+      #expect(try await store.picture(id: "no such picture") == nil)
     }
   }
 

@@ -31,6 +31,9 @@ public struct PictureQuizGame: Game {
     public var choices: Int
     /// Questions per game, 1...50 and at most the deck's size.
     public var questions: Int
+    /// How the deck speaks of a tapped item, before its name: "Wrong! That's <noun> <name>."
+    /// ("Eagles legend", "the"); empty for the name alone. Set from the deck, not by players.
+    public var noun: String = ""
 
     public static let allowedChoices = 2...6
     public static let allowedQuestions = 1...50
@@ -48,6 +51,9 @@ public struct PictureQuizGame: Game {
     public func validate() throws(SettingError) {
       try SettingError.check(choices, "choices", in: Self.allowedChoices)
       try SettingError.check(questions, "questions", in: Self.allowedQuestions)
+      if noun.count > 40 {
+        throw SettingError(setting: "noun", allowed: "at most 40 characters")
+      }
     }
 
     /// Checks the settings against a deck of `deckSize` items.
@@ -70,7 +76,14 @@ public struct PictureQuizGame: Game {
     }
 
     private enum CodingKeys: String, CodingKey {
-      case choices, questions
+      case choices, questions, noun
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(choices, forKey: .choices)
+      try container.encode(questions, forKey: .questions)
+      if !noun.isEmpty { try container.encode(noun, forKey: .noun) }
     }
 
     /// Decodes a partial object: missing keys take their defaults.
@@ -79,6 +92,7 @@ public struct PictureQuizGame: Game {
       let defaults = Settings()
       choices = try container.decodeIfPresent(Int.self, forKey: .choices) ?? defaults.choices
       questions = try container.decodeIfPresent(Int.self, forKey: .questions) ?? defaults.questions
+      noun = try container.decodeIfPresent(String.self, forKey: .noun) ?? ""
     }
   }
 
@@ -125,7 +139,7 @@ public struct PictureQuizGame: Game {
     /// The right picture's index in `choices` and its id.
     public var rightChoice: Int
     public var rightId: String
-    /// "Correct" or "Wrong! That's <tapped name>."
+    /// "Correct" or "Wrong! That's <noun> <tapped name>."
     public var title: String
   }
 
@@ -315,7 +329,9 @@ public struct PictureQuizGame: Game {
       chosenName: chosen.name,
       rightChoice: question.rightChoice,
       rightId: deck[question.answer].id,
-      title: correct ? "Correct" : "Wrong! That's \(chosen.name).")
+      title: correct
+        ? "Correct"
+        : "Wrong! That's \(settings.noun.isEmpty ? "" : settings.noun + " ")\(chosen.name).")
     if phase == .over {
       view.message = "Game over! Your final score was \(score)."
       view.missed = missed
