@@ -28,12 +28,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(
 from server import Server  # noqa: E402
 
 SCREENSHOTS = os.environ.get("GUESSWORK_SCREENSHOTS") or tempfile.mkdtemp(prefix="guesswork-screens-")
+os.makedirs(SCREENSHOTS, exist_ok=True)  # save_screenshot quietly saves nothing into a missing folder
 PAGES = ["index.html", "settings.html", "stats.html", "number.html", "color-match.html",
          "bullseye.html", "guess-or-pass.html", "picture-quiz.html"]
 XSS_NAME = "<img src=x onerror=alert(1)>"
 # Names are 1...24 characters, so the 28-character payload above may be refused; this one fits
 # and would run just the same if a page ever inserted a name as HTML.
 XSS_SHORT = "<svg onload=alert(1)>"
+# Waits look often: Color Match shows its ✓/✗ mark for only half a second.
+POLL = 0.05
 
 
 # ---------------------------------------------------------------------------------------------
@@ -78,12 +81,12 @@ class Player:
         self.d.get(f"{self.base}/{page}")
 
     def find(self, css, timeout=10):
-        return WebDriverWait(self.d, timeout).until(
+        return WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
             lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()), None),
             f"{css} never became visible")
 
     def gone(self, css, timeout=10):
-        WebDriverWait(self.d, timeout).until(
+        WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
             lambda d: not any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, css)),
             f"{css} is still visible")
 
@@ -91,7 +94,7 @@ class Player:
         return self.find(css, timeout).text
 
     def wait_text(self, css, pattern, timeout=10):
-        found = WebDriverWait(self.d, timeout).until(
+        found = WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
             lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, css)
                             if e.is_displayed() and re.search(pattern, e.text)), None),
             f"{css} never showed {pattern!r}")
@@ -99,7 +102,7 @@ class Player:
 
     def click(self, css, timeout=10):
         element = self.find(css, timeout)
-        WebDriverWait(self.d, timeout).until(lambda d: element.is_enabled(), f"{css} stays disabled")
+        WebDriverWait(self.d, timeout, poll_frequency=POLL).until(lambda d: element.is_enabled(), f"{css} stays disabled")
         element.click()
         return element
 
@@ -140,10 +143,10 @@ def player(server, browser):
     check_console_and_origin(browser, server.url)
 
 
-# The only console lines allowed: the browser's own note of an HTTP status the page expected
-# (401 from /api/me for a newcomer; a 422 refusal the test provoked on purpose).
-EXPECTED_STATUS = re.compile(r"/api/(me|games/[0-9a-f-]+/actions) - Failed to load resource: "
-                             r"the server responded with a status of (401|422)")
+# The only console line allowed: the browser's own note of a 422 refusal that a test provoked
+# on purpose. A first visit asks GET /api/session (200 either way), so it logs nothing.
+EXPECTED_STATUS = re.compile(r"/api/games/[0-9a-f-]+/actions - Failed to load resource: "
+                             r"the server responded with a status of 422")
 
 
 def check_console_and_origin(driver, base):
@@ -272,6 +275,17 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
     bounds = player.js("return [range_low.textContent, range_high.textContent]".replace("range_low", "document.getElementById('range-low')").replace("range_high", "document.getElementById('range-high')"))
     assert bounds == [str(guess), str(guess)]
     assert player.text("#end-guesses li:last-child").startswith(f"{guess} is right!")
+    # The end analysis from the summary: the strategy sentence, and every guess (each one halved
+    # the known range exactly) marked with a badge and words for screen readers.
+    assert re.match(r"^A perfect halving strategy needs at most 7 tries for 100 numbers, so 7 attempts "
+                    rf"always find the number\. You halved the range with {guesses} of your "
+                    rf"{guesses} guess(es)?\.$", player.text("#analysis")), player.text("#analysis")
+    items = player.d.find_elements(By.CSS_SELECTOR, "#end-guesses li")
+    assert len(items) == guesses
+    for item in items:
+        assert "halved" in item.get_attribute("class")
+        assert item.find_element(By.CSS_SELECTOR, ".badge").text == "½"
+        assert "halved the range" in item.get_attribute("textContent")
     player.screenshot("number-won")
 
 
@@ -301,6 +315,16 @@ def test_number_loss_by_clicks_with_a_refusal_and_reload(player):
         title = player.wait_text("#over-title", r".")
         if title == "Out of attempts":
             assert re.match(r"My number was \d+\.", player.text("#reveal"))
+            assert re.match(r"^A perfect halving strategy needs at most 7 tries for 100 numbers, so 2 "
+                            r"attempts can guarantee only 3 of them\. You halved the range with 1 of "
+                            r"your 2 guesses\.$", player.text("#analysis")), player.text("#analysis")
+            # 50 halved 0...99; the guess at the edge did not.
+            first, last = player.d.find_elements(By.CSS_SELECTOR, "#end-guesses li")
+            assert "halved the range" in first.get_attribute("textContent")
+            assert first.find_element(By.CSS_SELECTOR, ".badge").text == "½"
+            assert "halved the range" not in last.get_attribute("textContent")
+            assert last.find_elements(By.CSS_SELECTOR, ".badge") == []
+            player.screenshot("number-lost")
             player.click("#again")
             assert player.text("#attempts") == "two attempts left"
             assert player.version() != game
@@ -322,7 +346,7 @@ def test_color_match_by_clicks_and_keys_with_reload_and_report(player):
     for i in range(6):
         player.find("#top-card", 6)
         WebDriverWait(player.d, 5).until(lambda d: d.find_element(By.ID, "yes").is_enabled())
-        assert re.match(r"^0:[0-2]\d\.\d$", player.text("#clock"))
+        assert re.match(r"^0:([0-2]\d|30)\.\d$", player.text("#clock"))  # 0:30.0 at the very start
         if i == 2:
             player.screenshot("color-match")
             game = player.version()
@@ -351,8 +375,8 @@ def test_color_match_by_clicks_and_keys_with_reload_and_report(player):
       document.getElementById('csv').click();
       URL.createObjectURL = original;
       return made[0].text();""")
-    lines = player.js("return arguments[0]", csv) if isinstance(csv, str) else None
-    assert lines is None or lines.splitlines()[0].startswith("index,topWord")
+    lines = csv.splitlines()
+    assert lines[0].startswith("index,topWord") and len(lines) == answered + 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -540,10 +564,14 @@ def test_picture_quiz_by_clicks_and_keyboard(player):
         player.gone("#answer")
         assert player.wait_text("#progress", f"Question {question + 1} of 3")
         assert dialog is not None
-    # Reload mid-game resumes with the deck's look.
+    # Reload mid-game resumes with the deck's look: the reply's variant names the deck, so the
+    # address needs no &deck=.
+    assert "deck=" not in player.d.current_url
     player.d.refresh()
     assert player.wait_text("#progress", "Question 3 of 3")
     assert player.text("#deck-title") == "Animal Friends"
+    assert re.match(r"^Tap the .+", player.text("#question"))
+    assert player.js("return getComputedStyle(document.body).backgroundImage").startswith("linear-gradient")
     player.click("#pictures button")
     player.find("#over")
     assert "Game over!" in player.text("#over-title")
@@ -552,6 +580,41 @@ def test_picture_quiz_by_clicks_and_keyboard(player):
     assert all(re.match(r"^Q\d: .+ \(you tapped .+\)$", li.text.split("\n")[-1]) for li in missed)
     player.click("#again")
     assert player.wait_text("#progress", "Question 1 of 3")
+
+
+def test_picture_quiz_uses_the_decks_question_and_noun(player):
+    """Game Day asks "Tap the picture for <name>" and a wrong tap says "Wrong! That's the picture
+    for <name>." (six pictures a question, always the first: all right by luck is 1 in 7,776)."""
+    player.join("Gus")
+    player.open("picture-quiz.html?deck=animals")  # an old link's deck is only a fallback
+    Select(player.find("#set-questions")).select_by_value("5")
+    Select(player.find("#set-choices")).select_by_value("6")
+    player.d.find_element(By.XPATH, "//div[@id='decks']/button[strong='Game Day']").click()
+    assert player.wait_text("#deck-title", "Game Day")
+    wrong = None
+    for question in range(1, 6):
+        assert player.wait_text("#progress", f"Question {question} of 5")
+        assert re.match(r"^Tap the picture for .+$", player.text("#question")), player.text("#question")
+        if question == 2:  # resume: the deck comes from the reply's variant, not the address
+            player.d.refresh()
+            assert player.wait_text("#progress", "Question 2 of 5")
+            assert player.text("#deck-title") == "Game Day"
+            assert re.match(r"^Tap the picture for .+$", player.text("#question"))
+        player.click("#pictures button")
+        if question < 5:
+            player.find("#answer")
+            title = player.text("#answer-title")
+            player.click("#continue")
+            player.gone("#answer")
+        else:
+            player.find("#over")
+            title = player.text("#over-title").removesuffix(" Game over!")
+        if title != "Correct":
+            assert re.match(r"^Wrong! That's the picture for .+\.$", title), title
+            wrong = title
+    assert wrong, "every first picture was right"
+    missed = player.d.find_elements(By.CSS_SELECTOR, "#missed li")
+    assert missed and all(re.search(r"\(you tapped .+\)$", li.text) for li in missed)
 
 
 # ---------------------------------------------------------------------------------------------

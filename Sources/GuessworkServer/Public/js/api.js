@@ -37,14 +37,10 @@ export async function api(method, path, body, raw) {
   return data;
 }
 
-/** The current player, or null for a first visit. */
+/** The current player, or null for a first visit (GET /api/session answers 200 either way). */
 export async function me() {
-  try {
-    return await api('GET', '/api/me');
-  } catch (e) {
-    if (e.status === 401) return null;
-    throw e;
-  }
+  const session = await api('GET', '/api/session');
+  return (session && session.player) || null;
 }
 
 /** The current player; sends a newcomer to the welcome page first. */

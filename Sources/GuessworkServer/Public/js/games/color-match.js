@@ -18,7 +18,7 @@ function render(reply) {
   setText('#score', v.score);
   setText('#streak', v.streak);
   setText('#clock', v.clock);
-  if (v.isOver) return showReport(v);
+  if (v.isOver) return showReport(v, reply.summary);
   $('#play').hidden = false;
   $('#over').hidden = true;
   $('#countdown').hidden = v.phase !== 'countdown';
@@ -106,13 +106,13 @@ function onKey(event) {
   else if (key === 'arrowleft' || key === 'n') { answer(false); event.preventDefault(); }
 }
 
-function showReport(v) {
+function showReport(v, summary) {
   if (stopLoop) { stopLoop(); stopLoop = null; }
   $('#play').hidden = true;
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  const r = v.report || {};
+  const r = report(v, summary);
   setText('#over-title', v.endReason === 'quit' ? `You quit · score ${v.score}` : `Time's up! Score ${v.score}`);
   const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
   const figures = [
@@ -136,8 +136,14 @@ function showReport(v) {
   if (first) over.focus();
 }
 
+// The end-of-game figures: the reply's summary, or the view's report from an older server.
+function report(v, summary) {
+  return summary || (v && v.report) || {};
+}
+
 function downloadCSV() {
-  const records = (session.view && session.view.report && session.view.report.trialRecords) || [];
+  const reply = session.reply;
+  const records = (reply && report(reply.view, reply.summary).trialRecords) || [];
   const columns = ['index', 'topWord', 'bottomWord', 'bottomInk', 'congruent', 'match', 'answer', 'correct', 'reactionMs'];
   const lines = [columns.join(',')].concat(records.map((t) => columns.map((c) => String(t[c])).join(',')));
   const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });

@@ -30,8 +30,8 @@ function render(reply) {
     const wasHidden = over.hidden;
     over.hidden = false;
     setText('#over-title', v.phase === 'won' ? `🎉 You got it! Score ${reply.score}` : 'Out of attempts');
-    setText('#reveal', v.phase === 'won' ? `My number was ${v.secret}.` : `My number was ${v.secret}.`);
-    renderAnalysis(v);
+    setText('#reveal', `My number was ${v.secret}.`);
+    renderAnalysis(v, reply.summary);
     if (wasHidden) over.focus();
   } else {
     over.hidden = true;
@@ -46,16 +46,16 @@ function renderDisplay(v) {
   display.setAttribute('aria-label', v.display ? `Typed ${v.display}` : 'Nothing typed');
 }
 
-// The end analysis: the message the server wrote, and the halving marks when the view has them.
-function renderAnalysis(v) {
-  const analysis = v.analysis || v.summary || null;
-  const text = (analysis && analysis.strategyText) || v.message;
-  setText('#analysis', text);
-  const marks = analysis && analysis.guesses;
+// The end analysis from the reply's summary: the strategy sentence, and each guess with a
+// "½" badge when it halved the range that was still possible.
+function renderAnalysis(v, summary) {
+  setText('#analysis', (summary && summary.strategyText) || v.message);
+  const marks = (summary && summary.guesses) || [];
   $('#end-guesses').replaceChildren(...v.guesses.map((g, i) => {
-    const halved = marks && marks[i] ? marks[i].halved : undefined;
-    const item = el('li', { class: halved ? 'halved' : '', text: g.text + (halved ? ' · halved the range ✂️' : '') });
-    return item;
+    const halved = !!(marks[i] && marks[i].halved);
+    return el('li', { class: halved ? 'halved' : '' }, g.text,
+      halved && el('span', { class: 'badge', 'aria-hidden': 'true', title: 'Halved the range', text: '½' }),
+      halved && el('span', { class: 'sr-only', text: ' (halved the range)' }));
   }));
 }
 

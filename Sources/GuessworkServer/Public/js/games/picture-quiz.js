@@ -7,14 +7,24 @@ let decks = [];
 let deck = null;
 let shownQuestion = null;
 
+// Older links carried the deck as &deck=...; the reply's `variant` names it now.
 function deckFromURL() {
   return new URLSearchParams(location.search).get('deck');
 }
 
-function rememberDeck(id) {
+function forgetDeckInURL() {
   const url = new URL(location.href);
-  url.searchParams.set('deck', id);
+  if (!url.searchParams.has('deck')) return;
+  url.searchParams.delete('deck');
   history.replaceState(null, '', url);
+}
+
+// The deck the reply names (its variant), with the old URL parameter only as a fallback.
+function adoptDeck(reply) {
+  const id = reply.variant || deckFromURL();
+  const found = id ? decks.find((d) => d.id === id) : null;
+  if (found && found !== deck) { deck = found; applyTheme(deck); }
+  if (reply.variant) forgetDeckInURL();
 }
 
 function applyTheme(d) {
@@ -28,7 +38,7 @@ function applyTheme(d) {
 
 function questionText(v) {
   const template = (deck && deck.question) || 'Tap the {answer}';
-  return template.replace('{answer}', v.answerName);
+  return template.split('{answer}').join(v.answerName);
 }
 
 // A picture: for emoji decks the item id is the emoji itself.
@@ -38,6 +48,7 @@ function picture(id) {
 
 function render(reply) {
   const v = reply.view;
+  adoptDeck(reply);
   $('#setup').hidden = true;
   $('#play').hidden = false;
   setText('#progress', `Question ${v.questionNumber} of ${v.questions}`);
@@ -70,10 +81,14 @@ function render(reply) {
   setTimeout(() => (v.isOver ? showOver(v) : showAnswer(v)), delay);
 }
 
+// The server's title ("Correct" / "Wrong! That's <name>."), with the deck's noun put before the
+// name when the server left it out.
 function answerTitle(a) {
-  if (a.correct) return 'Correct';
-  if (deck && typeof deck.noun === 'string') return `Wrong! That's ${deck.noun ? `${deck.noun} ` : ''}${a.chosenName}.`;
-  return a.title;
+  const title = a.title || (a.correct ? 'Correct' : `Wrong! That's ${a.chosenName}.`);
+  const noun = deck && deck.noun;
+  if (a.correct || !noun) return title;
+  const bare = `Wrong! That's ${a.chosenName}.`;
+  return title === bare ? `Wrong! That's ${noun} ${a.chosenName}.` : title;
 }
 
 function showAnswer(v) {
@@ -122,7 +137,6 @@ async function start(d, previous) {
     await session.start({ deck: d.id, settings: previous
       ? { questions: previous.questions, choices: previous.choices.length }
       : { questions: Number($('#set-questions').value), choices: Number($('#set-choices').value) } });
-    rememberDeck(d.id);
     say('');
     const first = $('#pictures button');
     if (first) first.focus();
@@ -157,8 +171,6 @@ async function main() {
   for (let n = 2; n <= 20; n += 1) q.append(el('option', { value: String(n), text: String(n), selected: n === 8 }));
   const c = $('#set-choices');
   for (let n = 2; n <= 6; n += 1) c.append(el('option', { value: String(n), text: String(n), selected: n === 3 }));
-  deck = decks.find((d) => d.id === deckFromURL()) || null;
-  if (deck) applyTheme(deck);
   $('#continue').addEventListener('click', next);
   $('#answer').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
   $('#over').addEventListener('cancel', (e) => { e.preventDefault(); closeDialog($('#over')); showSetup(); });
