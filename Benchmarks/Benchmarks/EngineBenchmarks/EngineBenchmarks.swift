@@ -1,0 +1,79 @@
+// What one game costs the server's CPU, per game: starting it, one typical action, storing
+// and loading a mid-game state (JSON, as the server does), and building the view; and one
+// CIEDE2000 colour difference. Run: `cd Benchmarks && swift package benchmark`.
+import Benchmark
+import Foundation
+import GuessworkCore
+
+let words = GuessOrPassGame.Words(fresh: (0..<250).map { "word \($0)" })
+let deck = (0..<30).map { PictureQuizGame.Item(id: "item-\($0)", name: "Item \($0)") }
+let midGame = Instant(milliseconds: 10_000)
+
+/// The four measurements every game gets.
+func gameBenchmarks<G: Game>(
+  _ name: String, start: @escaping @Sendable (UInt64) throws -> G, action: G.Action,
+  prepare: @escaping @Sendable (inout G) -> Void = { _ in }
+) {
+  let configuration = Benchmark.Configuration(
+    metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  Benchmark("\(name): start a game", configuration: configuration) { benchmark in
+    for seed in benchmark.scaledIterations { blackHole(try start(UInt64(seed))) }
+  }
+  var playing = try! start(42)
+  prepare(&playing)
+  let ready = playing
+  Benchmark("\(name): one action", configuration: configuration) { benchmark in
+    for _ in benchmark.scaledIterations {
+      var game = ready
+      blackHole(try? game.apply(action, at: midGame))
+    }
+  }
+  Benchmark("\(name): encode and decode the state", configuration: configuration) { benchmark in
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+    for _ in benchmark.scaledIterations {
+      blackHole(try decoder.decode(G.self, from: try encoder.encode(ready)))
+    }
+  }
+  Benchmark("\(name): build the view", configuration: configuration) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(ready.view(at: midGame)) }
+  }
+}
+
+let benchmarks: @Sendable () -> Void = {
+  gameBenchmarks(
+    "Number", start: { try NumberGame(settings: .init(), seed: $0) }, action: .digit(5),
+    prepare: { game in _ = try? game.apply(.guess(50), at: .zero) })
+  gameBenchmarks(
+    "Color Match", start: { try ColorMatchGame(settings: .init(), seed: $0, at: .zero) },
+    action: .answer(match: true, reactionMs: 500),
+    prepare: { game in _ = game.tick(at: Instant(milliseconds: 3_500)) })
+  gameBenchmarks(
+    "Bullseye", start: { try BullseyeGame(settings: .init(), seed: $0) },
+    action: .check(guess: RGB(r: 120, g: 80, b: 200)))
+  gameBenchmarks(
+    "Guess or Pass",
+    start: { try GuessOrPassGame(settings: .init(), content: words, seed: $0, at: .zero) },
+    action: .guessed, prepare: { game in _ = game.tick(at: Instant(milliseconds: 6_000)) })
+  gameBenchmarks(
+    "Picture Quiz", start: { try PictureQuizGame(settings: .init(), content: deck, seed: $0, at: .zero) },
+    action: .choose(0))
+
+  Benchmark(
+    "CIEDE2000: one pair",
+    configuration: .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  ) { benchmark in
+    var random = SeededRandom(seed: 9)
+    let pairs = (0..<1024).map { _ in
+      (
+        RGB(r: random.int(in: 0...255), g: random.int(in: 0...255), b: random.int(in: 0...255)).lab,
+        RGB(r: random.int(in: 0...255), g: random.int(in: 0...255), b: random.int(in: 0...255)).lab
+      )
+    }
+    var index = 0
+    for _ in benchmark.scaledIterations {
+      blackHole(Lab.deltaE2000(pairs[index & 1023].0, pairs[index & 1023].1))
+      index &+= 1
+    }
+  }
+}
