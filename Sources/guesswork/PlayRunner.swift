@@ -77,7 +77,6 @@ final class Runner {
   func run<S: GameScreen>(_ screen: S) async -> Choice {
     await recorder.begin(screen.session)
     var recorded = false
-    defer { if !recorded, screen.session.isOver {} }
     while true {
       let now = clock.now()
       screen.session.tick(at: now)
@@ -85,7 +84,6 @@ final class Runner {
         recorded = true
         await recorder.finish(screen.session)
       }
-      terminalResized = false
       show { canvas in
         screen.draw(&canvas, at: now)
         if let notice = screen.session.notice {

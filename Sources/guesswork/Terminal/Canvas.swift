@@ -187,6 +187,8 @@ func displayWidth(_ text: String) -> Int {
 struct Renderer {
   let terminal: Terminal
   private var lastPlain: [String]?
+  /// The last frame written, so an unchanged frame is not written again.
+  private var lastFull = ""
 
   init(terminal: Terminal) {
     self.terminal = terminal
@@ -218,7 +220,7 @@ struct Renderer {
     terminal.write(text + "----\n")
   }
 
-  private func drawFull(_ canvas: Canvas, depth: ColourDepth) {
+  private mutating func drawFull(_ canvas: Canvas, depth: ColourDepth) {
     let lines = Array(canvas.lines.prefix(canvas.height))
     let top = max(0, (canvas.height - lines.count) / 2)
     var out = "\u{1B}[0m\u{1B}[H"
@@ -243,6 +245,14 @@ struct Renderer {
       out += "\u{1B}[0m\u{1B}[K"
       if row < canvas.height - 1 { out += "\r\n" }
     }
+    if terminalResized {
+      // After a resize, start from a clean screen: the terminal may have reflowed the old one.
+      terminalResized = false
+      out = "\u{1B}[2J" + out
+    } else if out == lastFull {
+      return
+    }
+    lastFull = out
     terminal.write(out)
   }
 }
