@@ -421,3 +421,17 @@ def test_zz_stats_show_the_games_played_and_agree_with_the_browser():
         assert stats == local
         status, _, _ = Client(server.url).get("/api/players/claim?token=" + "x" * 43)
         assert status == 404
+
+
+def test_a_resize_redraws_the_screen():
+    term = play("number", "--seed", "1")
+    term.wait_for("five attempts")
+    term.child.setwinsize(10, 30)  # SIGWINCH
+    term.screen.resize(10, 30)
+    term.wait_for("too small")
+    term.child.setwinsize(32, 100)
+    term.screen.resize(32, 100)
+    text = term.wait_for("five attempts")
+    assert "too small" not in text
+    term.send("q")
+    term.finish()
