@@ -91,6 +91,11 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      name: "GuessworkContentTests",
+      dependencies: ["GuessworkContent"],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "GuessworkStoreTests",
       dependencies: ["GuessworkStore"],
       swiftSettings: strict

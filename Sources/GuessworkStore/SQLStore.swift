@@ -26,8 +26,15 @@ public final class SQLStore: GuessworkStore {
     self.writers = serializeWrites ? WriterQueue() : nil
   }
 
+  /// Runs a session that only reads.
+  fileprivate func session<R: Sendable>(
+    _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
+  ) async throws -> R {
+    try await pool.withSession(body)
+  }
+
   /// Runs a session that writes, after the writes before it on SQLite.
-  private func writing<R: Sendable>(
+  fileprivate func writing<R: Sendable>(
     _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
   ) async throws -> R {
     guard let writers else { return try await pool.withSession(body) }
@@ -157,6 +164,60 @@ public final class SQLStore: GuessworkStore {
           data \(SQLDataType.blob) NOT NULL
         )
         """,
+      ]
+    ),
+    (
+      3, "words, seen words, custom categories and reminders",
+      [
+        """
+        CREATE TABLE IF NOT EXISTS words (
+          category TEXT NOT NULL,
+          word TEXT NOT NULL,
+          source TEXT NOT NULL,
+          fetched_at BIGINT NOT NULL,
+          PRIMARY KEY (category, word)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS word_refreshes (
+          category TEXT PRIMARY KEY,
+          attempted_at BIGINT NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS seen_words (
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          category TEXT NOT NULL,
+          word TEXT NOT NULL,
+          seen_at BIGINT NOT NULL,
+          PRIMARY KEY (player_id, category, word)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS custom_categories (
+          id TEXT PRIMARY KEY,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          words TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS custom_categories_by_player ON custom_categories (player_id)",
+        """
+        CREATE TABLE IF NOT EXISTS reminders (
+          id TEXT PRIMARY KEY,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          title TEXT NOT NULL,
+          starts_at BIGINT NOT NULL,
+          utc_offset_minutes INTEGER NOT NULL,
+          place TEXT NOT NULL,
+          latitude DOUBLE PRECISION,
+          longitude DOUBLE PRECISION,
+          created_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS reminders_by_player ON reminders (player_id, starts_at)",
       ]
     ),
   ]
@@ -456,6 +517,242 @@ public final class SQLStore: GuessworkStore {
           summary: try $0.decode(column: "summary", as: String.self),
           finishedAt: try $0.decode(column: "finished_at", as: Int64.self))
       }
+    }
+  }
+}
+
+// MARK: Words, custom categories and reminders
+
+extension SQLStore {
+  @discardableResult
+  public func addWords(_ words: [String], category: String, source: String, at: Int64)
+    async throws -> Int
+  {
+    guard !words.isEmpty else { return 0 }
+    return try await writing { db in
+      try await db.transaction {
+        var added = 0
+        for word in words {
+          let inserted = try await db.raw(
+            """
+            INSERT INTO words (category, word, source, fetched_at)
+            VALUES (\(bind: category), \(bind: word), \(bind: source), \(bind: at))
+            ON CONFLICT (category, word) DO NOTHING
+            RETURNING word
+            """
+          ).first()
+          if inserted != nil { added += 1 }
+        }
+        return added
+      }
+    }
+  }
+
+  public func storedWords(category: String) async throws -> [StoredWord] {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT word, source, fetched_at FROM words WHERE category = \(bind: category)
+        ORDER BY fetched_at, word
+        """
+      ).all().map {
+        StoredWord(
+          word: try $0.decode(column: "word", as: String.self),
+          source: try $0.decode(column: "source", as: String.self),
+          fetchedAt: try $0.decode(column: "fetched_at", as: Int64.self))
+      }
+    }
+  }
+
+  public func claimRefresh(category: String, lastBefore notAfter: Int64, at: Int64) async throws
+    -> Bool
+  {
+    try await writing { db in
+      try await db.raw(
+        """
+        INSERT INTO word_refreshes (category, attempted_at)
+        VALUES (\(bind: category), \(bind: at))
+        ON CONFLICT (category) DO UPDATE SET attempted_at = excluded.attempted_at
+        WHERE word_refreshes.attempted_at <= \(bind: notAfter)
+        RETURNING category
+        """
+      ).first() != nil
+    }
+  }
+
+  public func lastRefresh(category: String) async throws -> Int64? {
+    try await session { db in
+      try await db.raw(
+        "SELECT attempted_at FROM word_refreshes WHERE category = \(bind: category)"
+      ).first()?.decode(column: "attempted_at", as: Int64.self)
+    }
+  }
+
+  public func markSeen(playerID: String, category: String, words: [String], at: Int64)
+    async throws
+  {
+    guard !words.isEmpty else { return }
+    try await writing { db in
+      try await db.transaction {
+        for word in Set(words) {
+          try await db.raw(
+            """
+            INSERT INTO seen_words (player_id, category, word, seen_at)
+            VALUES (\(bind: playerID), \(bind: category), \(bind: word), \(bind: at))
+            ON CONFLICT (player_id, category, word) DO UPDATE SET seen_at = excluded.seen_at
+            """
+          ).run()
+        }
+      }
+    }
+  }
+
+  public func seenWords(playerID: String, category: String) async throws -> Set<String> {
+    try await session { db in
+      Set(
+        try await db.raw(
+          """
+          SELECT word FROM seen_words
+          WHERE player_id = \(bind: playerID) AND category = \(bind: category)
+          """
+        ).all().map { try $0.decode(column: "word", as: String.self) })
+    }
+  }
+
+  public func clearSeen(playerID: String, category: String) async throws {
+    try await writing { db in
+      try await db.raw(
+        """
+        DELETE FROM seen_words
+        WHERE player_id = \(bind: playerID) AND category = \(bind: category)
+        """
+      ).run()
+    }
+  }
+
+  private static func encodeWords(_ words: [String]) -> String {
+    String(decoding: (try? JSONEncoder().encode(words)) ?? Data("[]".utf8), as: UTF8.self)
+  }
+
+  private static func customCategory(from row: any SQLRow) throws -> CustomCategoryRecord {
+    CustomCategoryRecord(
+      id: try row.decode(column: "id", as: String.self),
+      playerID: try row.decode(column: "player_id", as: String.self),
+      name: try row.decode(column: "name", as: String.self),
+      words: try JSONDecoder().decode(
+        [String].self, from: Data(try row.decode(column: "words", as: String.self).utf8)),
+      createdAt: try row.decode(column: "created_at", as: Int64.self),
+      updatedAt: try row.decode(column: "updated_at", as: Int64.self))
+  }
+
+  public func insertCustomCategory(_ category: CustomCategoryRecord) async throws {
+    try await writing { db in
+      try await db.raw(
+        """
+        INSERT INTO custom_categories (id, player_id, name, words, created_at, updated_at)
+        VALUES (\(bind: category.id), \(bind: category.playerID), \(bind: category.name),
+          \(bind: Self.encodeWords(category.words)), \(bind: category.createdAt),
+          \(bind: category.updatedAt))
+        """
+      ).run()
+    }
+  }
+
+  public func updateCustomCategory(_ category: CustomCategoryRecord) async throws -> Bool {
+    try await writing { db in
+      try await db.raw(
+        """
+        UPDATE custom_categories SET name = \(bind: category.name),
+          words = \(bind: Self.encodeWords(category.words)),
+          updated_at = \(bind: category.updatedAt)
+        WHERE id = \(bind: category.id) AND player_id = \(bind: category.playerID)
+        RETURNING id
+        """
+      ).first() != nil
+    }
+  }
+
+  public func deleteCustomCategory(id: String, playerID: String) async throws -> Bool {
+    try await writing { db in
+      try await db.raw(
+        """
+        DELETE FROM custom_categories WHERE id = \(bind: id) AND player_id = \(bind: playerID)
+        RETURNING id
+        """
+      ).first() != nil
+    }
+  }
+
+  public func customCategories(playerID: String) async throws -> [CustomCategoryRecord] {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT * FROM custom_categories WHERE player_id = \(bind: playerID)
+        ORDER BY created_at, id
+        """
+      ).all().map(Self.customCategory(from:))
+    }
+  }
+
+  public func customCategory(id: String) async throws -> CustomCategoryRecord? {
+    try await session { db in
+      try await db.raw("SELECT * FROM custom_categories WHERE id = \(bind: id)").first().map(
+        Self.customCategory(from:))
+    }
+  }
+
+  private static func reminder(from row: any SQLRow) throws -> ReminderRecord {
+    ReminderRecord(
+      id: try row.decode(column: "id", as: String.self),
+      playerID: try row.decode(column: "player_id", as: String.self),
+      title: try row.decode(column: "title", as: String.self),
+      startsAt: try row.decode(column: "starts_at", as: Int64.self),
+      utcOffsetMinutes: try row.decode(column: "utc_offset_minutes", as: Int.self),
+      place: try row.decode(column: "place", as: String.self),
+      latitude: try row.decode(column: "latitude", as: Double?.self),
+      longitude: try row.decode(column: "longitude", as: Double?.self),
+      createdAt: try row.decode(column: "created_at", as: Int64.self))
+  }
+
+  public func insertReminder(_ reminder: ReminderRecord) async throws {
+    try await writing { db in
+      try await db.raw(
+        """
+        INSERT INTO reminders (id, player_id, title, starts_at, utc_offset_minutes, place,
+          latitude, longitude, created_at)
+        VALUES (\(bind: reminder.id), \(bind: reminder.playerID), \(bind: reminder.title),
+          \(bind: reminder.startsAt), \(bind: reminder.utcOffsetMinutes), \(bind: reminder.place),
+          \(bind: reminder.latitude), \(bind: reminder.longitude), \(bind: reminder.createdAt))
+        """
+      ).run()
+    }
+  }
+
+  public func reminders(playerID: String) async throws -> [ReminderRecord] {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT * FROM reminders WHERE player_id = \(bind: playerID) ORDER BY starts_at, id
+        """
+      ).all().map(Self.reminder(from:))
+    }
+  }
+
+  public func reminder(id: String) async throws -> ReminderRecord? {
+    try await session { db in
+      try await db.raw("SELECT * FROM reminders WHERE id = \(bind: id)").first().map(
+        Self.reminder(from:))
+    }
+  }
+
+  public func deleteReminder(id: String, playerID: String) async throws -> Bool {
+    try await writing { db in
+      try await db.raw(
+        """
+        DELETE FROM reminders WHERE id = \(bind: id) AND player_id = \(bind: playerID)
+        RETURNING id
+        """
+      ).first() != nil
     }
   }
 }

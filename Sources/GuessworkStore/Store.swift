@@ -43,8 +43,119 @@ public protocol GuessworkStore: Sendable {
   func importedDecks() async throws -> [String: String]
   func picture(id: String) async throws -> StoredPicture?
 
+  // MARK: Guess or Pass words
+
+  /// Adds words to a category's stored words (those fetched from Datamuse or added with
+  /// `guesswork words add`); a word already there keeps its first source. Returns how many
+  /// were new.
+  @discardableResult
+  func addWords(_ words: [String], category: String, source: String, at: Int64) async throws
+    -> Int
+  /// The stored words of a category, in the order they were added.
+  func storedWords(category: String) async throws -> [StoredWord]
+  /// Claims the daily refresh of a category: `true` (and records `at`) when the last claim
+  /// was at or before `notAfter`, or there was none; `false` otherwise. Atomic, so that two
+  /// instances never both refresh.
+  func claimRefresh(category: String, lastBefore notAfter: Int64, at: Int64) async throws -> Bool
+  /// When a category was last claimed for a refresh.
+  func lastRefresh(category: String) async throws -> Int64?
+
+  /// Records that a player has seen these words in a category.
+  func markSeen(playerID: String, category: String, words: [String], at: Int64) async throws
+  /// The words a player has seen in a category.
+  func seenWords(playerID: String, category: String) async throws -> Set<String>
+  /// Forgets what a player has seen in a category (every word has been seen: a new cycle).
+  func clearSeen(playerID: String, category: String) async throws
+
+  // MARK: Custom categories
+
+  func insertCustomCategory(_ category: CustomCategoryRecord) async throws
+  /// Replaces the name and words of a player's category; `false` when the player has no such
+  /// category.
+  func updateCustomCategory(_ category: CustomCategoryRecord) async throws -> Bool
+  /// `false` when the player has no such category.
+  func deleteCustomCategory(id: String, playerID: String) async throws -> Bool
+  /// A player's own categories, oldest first.
+  func customCategories(playerID: String) async throws -> [CustomCategoryRecord]
+  func customCategory(id: String) async throws -> CustomCategoryRecord?
+
+  // MARK: Reminders
+
+  func insertReminder(_ reminder: ReminderRecord) async throws
+  /// A player's reminders, soonest first.
+  func reminders(playerID: String) async throws -> [ReminderRecord]
+  func reminder(id: String) async throws -> ReminderRecord?
+  /// `false` when the player has no such reminder.
+  func deleteReminder(id: String, playerID: String) async throws -> Bool
+
   /// Releases connections; the store is unusable afterwards.
   func close() async throws
+}
+
+/// A word of a Guess or Pass category kept in the database, with where it came from
+/// ("datamuse", "cli") and when.
+public struct StoredWord: Sendable, Equatable {
+  public var word: String
+  public var source: String
+  public var fetchedAt: Int64
+
+  public init(word: String, source: String, fetchedAt: Int64) {
+    self.word = word
+    self.source = source
+    self.fetchedAt = fetchedAt
+  }
+}
+
+/// A player's own Guess or Pass category.
+public struct CustomCategoryRecord: Sendable, Equatable {
+  public var id: String
+  public var playerID: String
+  public var name: String
+  public var words: [String]
+  public var createdAt: Int64
+  public var updatedAt: Int64
+
+  public init(
+    id: String, playerID: String, name: String, words: [String], createdAt: Int64,
+    updatedAt: Int64? = nil
+  ) {
+    self.id = id
+    self.playerID = playerID
+    self.name = name
+    self.words = words
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt ?? createdAt
+  }
+}
+
+/// A game-night reminder: the start as an instant (milliseconds since 1970, UTC) and the UTC
+/// offset it was given in, so it can be shown as the player entered it.
+public struct ReminderRecord: Sendable, Equatable {
+  public var id: String
+  public var playerID: String
+  public var title: String
+  public var startsAt: Int64
+  /// Minutes east of UTC.
+  public var utcOffsetMinutes: Int
+  public var place: String
+  public var latitude: Double?
+  public var longitude: Double?
+  public var createdAt: Int64
+
+  public init(
+    id: String, playerID: String, title: String, startsAt: Int64, utcOffsetMinutes: Int,
+    place: String, latitude: Double? = nil, longitude: Double? = nil, createdAt: Int64
+  ) {
+    self.id = id
+    self.playerID = playerID
+    self.title = title
+    self.startsAt = startsAt
+    self.utcOffsetMinutes = utcOffsetMinutes
+    self.place = place
+    self.latitude = latitude
+    self.longitude = longitude
+    self.createdAt = createdAt
+  }
 }
 
 public struct PlayerRecord: Sendable, Equatable, Codable {
