@@ -12,6 +12,8 @@ struct API: Sendable {
   let store: any GuessworkStore
   let identity: Identity
   let content: ContentLibrary
+  /// Guess or Pass words: bundled, plus those from Datamuse and the command line.
+  let words: WordBank
   /// The server's clock; every action is applied at the time it arrives.
   let clock: @Sendable () -> Instant
 
@@ -22,12 +24,13 @@ struct API: Sendable {
   let decks: Decks
 
   init(
-    store: any GuessworkStore, identity: Identity, content: ContentLibrary,
+    store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
     clock: @escaping @Sendable () -> Instant
   ) {
     self.store = store
     self.identity = identity
     self.content = content
+    self.words = words
     self.clock = clock
     self.drivers = GameDrivers.all(content: content)
     self.decks = Decks(store: store, bundled: content.decks)
@@ -36,7 +39,7 @@ struct API: Sendable {
   func register(on router: Router<some RequestContext>) {
     router.get("/healthz") { _, _ in try await health() }
     router.get("/openapi.json") { _, _ in try openAPIDocument() }
-    router.get("/api/catalog") { _, _ in try await catalog() }
+    router.get("/api/catalog") { request, _ in try await catalog(request) }
     router.get("/api/decks") { _, _ in json(try await decks.all().map(Decks.Entry.init)) }
     router.get("/api/decks/{id}") { _, context in
       guard let deck = try await decks.deck(try context.parameters.require("id")) else {
@@ -74,6 +77,8 @@ struct API: Sendable {
     router.post("/api/games/{id}/actions") { request, context in
       try await act(request, id: context.parameters.require("id"))
     }
+    registerCustomCategories(on: router)
+    registerReminders(on: router)
   }
 
   // MARK: Health and catalogue
@@ -103,25 +108,38 @@ struct API: Sendable {
       var id: String
       var title: String
       var words: Int
+      /// Set on the asking player's own categories.
+      var custom: Bool?
     }
     var games: [GameEntry]
     var categories: [CategoryEntry]
     var decks: [Decks.Entry]
   }
 
-  private func catalog() async throws -> Response {
-    json(
+  /// The games, the categories (the built-in ones, then the asking player's own) and decks.
+  private func catalog(_ request: Request) async throws -> Response {
+    var categories: [Catalog.CategoryEntry] = []
+    for category in content.categories {
+      categories.append(
+        .init(
+          id: category.id, title: category.title,
+          words: await words.words(category: category.id).count))
+    }
+    if let player = try await identity.player(of: request) {
+      categories += try await store.customCategories(playerID: player.id).map {
+        .init(id: $0.id, title: $0.name, words: $0.words.count, custom: true)
+      }
+    }
+    return json(
       Catalog(
         games: GameKind.allCases.map { .init(id: $0.rawValue, title: $0.title) },
-        categories: content.categories.map {
-          .init(id: $0.id, title: $0.title, words: $0.words.count)
-        },
+        categories: categories,
         decks: try await decks.all().map(Decks.Entry.init)))
   }
 
   // MARK: Players
 
-  private func body(of request: Request, limit: Int = maxBody) async throws -> Data {
+  func body(of request: Request, limit: Int = maxBody) async throws -> Data {
     do {
       return Data(buffer: try await request.body.collect(upTo: limit))
     } catch let error as any HTTPResponseError {
@@ -281,6 +299,9 @@ struct API: Sendable {
     let seed = random.next()
     var options = GameOptions(category: input.category)
     if kind == .pictureQuiz { options.deck = try await pictureDeck(input.deck) }
+    if kind == .guessOrPass {
+      options.words = try await roundWords(player: player, category: input.category).0
+    }
     let (outcome, variant) = try driver.start(body: body, options: options, seed: seed, now: now)
     let record = GameRecord(
       id: UUID().uuidString.lowercased(), playerID: player.id, kind: kind.rawValue,
@@ -378,6 +399,7 @@ struct API: Sendable {
     guard saved else {
       throw APIError.stale(try await store.game(id: record.id)?.version ?? record.version)
     }
+    await recordSeenWords(record, outcome, now: now)
     return json(reply(record, outcome, version: version, events: outcome.events))
   }
 
@@ -391,6 +413,7 @@ struct API: Sendable {
         gameID: record.id, version: version, state: outcome.state, at: now.milliseconds,
         action: nil, finished: finished(outcome, now: now)),
       expectedVersion: record.version)
+    if saved { await recordSeenWords(record, outcome, now: now) }
     return saved ? version : (try await store.game(id: record.id)?.version ?? version)
   }
 

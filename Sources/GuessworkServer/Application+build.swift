@@ -31,10 +31,14 @@ public func buildApplication(
 ) -> some ApplicationProtocol {
   let router = Router()
   router.add(middleware: EdgeMiddleware())
+  let words = WordBank(
+    store: store, datamuse: configuration.datamuse, logger: logger,
+    now: { clock().milliseconds })
   let api = API(
     store: store,
     identity: Identity(store: store, secureCookies: configuration.behindHTTPS),
     content: .bundled,
+    words: words,
     clock: clock)
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
@@ -55,7 +59,7 @@ public func buildApplication(
       await onListening?(channel.localAddress?.port ?? configuration.port)
     },
     logger: logger)
-  app.addServices(StoreService(store: store))
+  app.addServices(StoreService(store: store), WordRefreshService(bank: words))
   return app
 }
 

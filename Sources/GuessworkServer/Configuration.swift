@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
   /// without rebuilding).
   public var publicDirectory: String?
+  /// Datamuse, for more Guess or Pass words. Off unless asked for here, so that tests and
+  /// embedders never reach the internet unasked; `guesswork serve` (``fromEnvironment(_:)``)
+  /// turns it on unless `GUESSWORK_DATAMUSE=off`.
+  public var datamuse: DatamuseSettings = .off
   /// Called once the server listens, with the port it got.
   public var onListening: (@Sendable (Int) async -> Void)?
 
@@ -28,7 +32,8 @@ public struct ServerConfiguration: Sendable {
   }
 
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
-  /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS` and `GUESSWORK_PUBLIC_DIR`; what is unset keeps its default.
+  /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_DATAMUSE`
+  /// (`off` turns Datamuse off) and `GUESSWORK_DATAMUSE_URL`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -43,6 +48,11 @@ public struct ServerConfiguration: Sendable {
     if let folder = environment["GUESSWORK_PUBLIC_DIR"], !folder.isEmpty {
       configuration.publicDirectory = folder
     }
+    configuration.datamuse = DatamuseSettings(
+      enabled: !["off", "0", "false", "no"].contains(
+        environment["GUESSWORK_DATAMUSE"]?.lowercased() ?? ""),
+      baseURL: environment["GUESSWORK_DATAMUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? DatamuseSettings.defaultURL)
     configuration.behindHTTPS = ["1", "true", "yes"].contains(
       environment["GUESSWORK_BEHIND_HTTPS"]?.lowercased() ?? "")
     return configuration

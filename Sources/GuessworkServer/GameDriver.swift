@@ -10,6 +10,9 @@ import NIOFoundationCompat
 struct GameOptions: Sendable {
   var category: String?
   var deck: Deck?
+  /// The words of a Guess or Pass round, found (with what this player has seen) before the
+  /// round starts.
+  var words: GuessOrPassGame.Words?
 }
 
 /// A game after a step: its encoded state, what a player may see, and what it caused.

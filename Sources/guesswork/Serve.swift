@@ -13,7 +13,8 @@ struct Serve: AsyncParsableCommand {
       ./guesswork.sqlite, created on first start. To play from a phone on the same network, \
       listen on all interfaces with --host 0.0.0.0 and open http://<this computer's address>:8080.
       Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
-      GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS.
+      GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
+      GUESSWORK_DATAMUSE_URL.
       """)
 
   @Option(help: "The address to listen on (0.0.0.0 for every interface).")
@@ -33,6 +34,12 @@ struct Serve: AsyncParsableCommand {
 
   @Flag(help: "The server is reached over HTTPS (through a proxy): mark cookies Secure.")
   var behindHTTPS = false
+
+  @Option(help: "The Datamuse API's base URL, for more Guess or Pass words.")
+  var datamuseURL: String?
+
+  @Flag(help: "Never ask Datamuse: play with the bundled and stored words only.")
+  var noDatamuse = false
 
   func validate() throws {
     if let port, !(0...65535).contains(port) {
@@ -54,6 +61,8 @@ struct Serve: AsyncParsableCommand {
       configuration.logLevel = level
     }
     if behindHTTPS { configuration.behindHTTPS = true }
+    if let datamuseURL { configuration.datamuse.baseURL = datamuseURL }
+    if noDatamuse { configuration.datamuse.enabled = false }
     let host = configuration.host
     configuration.onListening = { port in
       let shown = host == "0.0.0.0" ? "localhost" : host

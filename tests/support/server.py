@@ -47,6 +47,9 @@ class Server:
     def start(self, timeout=30):
         env = dict(os.environ)
         env.pop("DATABASE_URL", None)
+        # Test servers never reach the internet: Datamuse is off unless a test points it at a
+        # local fake (GUESSWORK_DATAMUSE=on and GUESSWORK_DATAMUSE_URL in `env`).
+        env.setdefault("GUESSWORK_DATAMUSE", "off")
         env.update(self.env)
         args = [binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
         if self.database_url:

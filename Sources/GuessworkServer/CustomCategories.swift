@@ -1,0 +1,214 @@
+import Foundation
+import GuessworkContent
+import GuessworkCore
+import GuessworkStore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// A player's own Guess or Pass categories: a name and 10...500 words, seen by nobody else.
+enum CustomCategoryRules {
+  static let nameLimit = 40
+  static let wordLimit = 40
+  static let words = 10...500
+  static let perPlayer = 50
+  static let idPrefix = "custom-"
+
+  /// The name, trimmed, or a message that says what is wrong.
+  static func validName(_ raw: String) throws -> String {
+    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard (1...nameLimit).contains(name.count) else {
+      throw APIError(
+        .badRequest, "invalid-category",
+        "name must be 1 to \(nameLimit) characters (it is \(name.count)).")
+    }
+    return name
+  }
+
+  /// The words, trimmed, blanks and repeats (ignoring case) dropped, or a message that says
+  /// what is wrong.
+  static func validWords(_ raw: [String]) throws -> [String] {
+    var seen = Set<String>()
+    var words: [String] = []
+    for entry in raw {
+      let word = entry.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+      guard !word.isEmpty else { continue }
+      guard word.count <= wordLimit else {
+        throw APIError(
+          .badRequest, "invalid-category",
+          "Each word may be at most \(wordLimit) characters; \"\(word.prefix(20))…\" is longer.")
+      }
+      guard !WordCleaning.containsBlockedWord(word) else {
+        throw APIError(
+          .badRequest, "invalid-category",
+          "\"\(word)\" is not allowed: keep the words family-friendly.")
+      }
+      if seen.insert(word.lowercased()).inserted { words.append(word) }
+    }
+    guard words.count >= Self.words.lowerBound else {
+      throw APIError(
+        .badRequest, "invalid-category",
+        "A category needs at least \(Self.words.lowerBound) different words (it has \(words.count))."
+      )
+    }
+    guard words.count <= Self.words.upperBound else {
+      throw APIError(
+        .badRequest, "invalid-category",
+        "A category may have at most \(Self.words.upperBound) words (it has \(words.count)).")
+    }
+    return words
+  }
+}
+
+extension API {
+  struct CategoryInput: Decodable {
+    var name: String
+    var words: [String]
+  }
+
+  struct CustomCategoryView: Encodable {
+    var id: String
+    var name: String
+    var words: [String]
+    var createdAt: Int64
+    var updatedAt: Int64
+
+    init(_ record: CustomCategoryRecord) {
+      id = record.id
+      name = record.name
+      words = record.words
+      createdAt = record.createdAt
+      updatedAt = record.updatedAt
+    }
+  }
+
+  struct CustomCategoryList: Encodable {
+    var categories: [CustomCategoryView]
+  }
+
+  func registerCustomCategories(on router: Router<some RequestContext>) {
+    router.get("/api/categories") { request, _ in
+      let player = try await identity.requirePlayer(of: request)
+      return json(
+        CustomCategoryList(
+          categories: try await store.customCategories(playerID: player.id).map(
+            CustomCategoryView.init)))
+    }
+    router.post("/api/categories") { request, _ in try await createCategory(request) }
+    router.get("/api/categories/{id}") { request, context in
+      let record = try await ownCategory(request, id: context.parameters.require("id"))
+      return json(CustomCategoryView(record))
+    }
+    router.put("/api/categories/{id}") { request, context in
+      var record = try await ownCategory(request, id: context.parameters.require("id"))
+      let input = try await categoryInput(request, playerID: record.playerID, except: record.id)
+      record.name = input.name
+      record.words = input.words
+      record.updatedAt = clock().milliseconds
+      guard try await store.updateCustomCategory(record) else {
+        throw APIError.notFound("Category")
+      }
+      return json(CustomCategoryView(record))
+    }
+    router.delete("/api/categories/{id}") { request, context in
+      let player = try await identity.requirePlayer(of: request)
+      guard
+        try await store.deleteCustomCategory(
+          id: try context.parameters.require("id"), playerID: player.id)
+      else { throw APIError.notFound("Category") }
+      try? await store.clearSeen(
+        playerID: player.id, category: try context.parameters.require("id"))
+      return Response(status: .noContent)
+    }
+  }
+
+  private func ownCategory(_ request: Request, id: String) async throws -> CustomCategoryRecord {
+    let player = try await identity.requirePlayer(of: request)
+    guard let record = try await store.customCategory(id: id), record.playerID == player.id
+    else { throw APIError.notFound("Category") }
+    return record
+  }
+
+  /// A category body, checked: a valid name not used by the player's other categories nor by
+  /// a built-in one, and 10...500 words.
+  private func categoryInput(_ request: Request, playerID: String, except: String?) async throws
+    -> (name: String, words: [String])
+  {
+    let input = try JSONDecoder().decode(CategoryInput.self, from: try await body(of: request))
+    let name = try CustomCategoryRules.validName(input.name)
+    let taken =
+      content.categories.map(\.title)
+      + (try await store.customCategories(playerID: playerID)).filter { $0.id != except }.map(
+        \.name)
+    if taken.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
+      throw APIError(
+        .badRequest, "invalid-category",
+        "There is already a category called \"\(name)\"; choose another name.")
+    }
+    return (name, try CustomCategoryRules.validWords(input.words))
+  }
+
+  private func createCategory(_ request: Request) async throws -> Response {
+    let player = try await identity.requirePlayer(of: request)
+    guard
+      try await store.customCategories(playerID: player.id).count
+        < CustomCategoryRules.perPlayer
+    else {
+      throw APIError(
+        .badRequest, "invalid-category",
+        "You have \(CustomCategoryRules.perPlayer) categories, the most there can be; delete one first."
+      )
+    }
+    let input = try await categoryInput(request, playerID: player.id, except: nil)
+    let now = clock().milliseconds
+    let record = CustomCategoryRecord(
+      id: CustomCategoryRules.idPrefix + UUID().uuidString.lowercased(), playerID: player.id,
+      name: input.name, words: input.words, createdAt: now)
+    try await store.insertCustomCategory(record)
+    return json(CustomCategoryView(record), status: .created)
+  }
+
+  // MARK: The words of a round
+
+  /// The words of a round in `id` for this player: a built-in category's bundled and stored
+  /// words, or the player's own category's; words the player has seen in earlier rounds go
+  /// last, until every word has been seen and a new cycle starts.
+  func roundWords(player: PlayerRecord, category id: String?) async throws -> (
+    GuessOrPassGame.Words, title: String
+  ) {
+    guard let id else { throw APIError.noCategory }
+    let all: [String]
+    let title: String
+    if let builtIn = content.category(id) {
+      all = await words.words(category: id)
+      title = builtIn.title
+    } else if id.hasPrefix(CustomCategoryRules.idPrefix),
+      let custom = try await store.customCategory(id: id), custom.playerID == player.id
+    {
+      all = custom.words
+      title = custom.name
+    } else {
+      throw APIError.unknownCategory(content.categories.map(\.id))
+    }
+    let seen = try await store.seenWords(playerID: player.id, category: id)
+    let fresh = all.filter { !seen.contains($0) }
+    if fresh.isEmpty {
+      // Every word has been seen: start over.
+      try await store.clearSeen(playerID: player.id, category: id)
+      return (GuessOrPassGame.Words(fresh: all), title)
+    }
+    return (GuessOrPassGame.Words(fresh: fresh, seen: all.filter { seen.contains($0) }), title)
+  }
+
+  /// Marks the words a finished Guess or Pass round showed as seen by its player.
+  func recordSeenWords(_ record: GameRecord, _ outcome: Outcome, now: Instant) async {
+    guard record.kind == GameKind.guessOrPass.rawValue, outcome.isOver,
+      let category = record.variant, let summary = outcome.summary,
+      let decoded = try? JSONDecoder().decode(
+        GuessOrPassGame.Summary.self, from: Data(summary.utf8))
+    else { return }
+    try? await store.markSeen(
+      playerID: record.playerID, category: category, words: decoded.wordsSeen,
+      at: now.milliseconds)
+  }
+}
