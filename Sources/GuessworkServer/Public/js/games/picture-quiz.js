@@ -1,6 +1,6 @@
 // Picture Quiz: a deck's question with its pictures as big buttons. The server knows which
 // picture is right; this page animates the tap and shows the dialogs the view describes.
-import { GameSession, boot, resumeOrSetup, catalog, el, $, setText, say, reducedMotion, openDialog, closeDialog, setGameIdInURL } from '../api.js';
+import { GameSession, api, boot, resumeOrSetup, el, $, setText, say, reducedMotion, openDialog, closeDialog, setGameIdInURL } from '../api.js';
 
 const session = new GameSession('picture-quiz', render);
 let decks = [];
@@ -27,8 +27,15 @@ function adoptDeck(reply) {
   if (reply.variant) forgetDeckInURL();
 }
 
+// A deck's colours, or the game's own; only #hex colours reach a style (a manifest is data).
+function themeOf(d) {
+  const colours = ((d && d.theme) || []).filter((c) => /^#[0-9a-f]{3,8}$/i.test(c));
+  if (colours.length === 1) colours.push(colours[0]);
+  return colours.length ? colours : ['#047857', '#0e7490', '#1e3a8a'];
+}
+
 function applyTheme(d) {
-  const colours = (d && d.theme && d.theme.length ? d.theme : ['#047857', '#0e7490', '#1e3a8a']);
+  const colours = themeOf(d);
   document.body.style.background = `linear-gradient(160deg, ${colours.join(', ')})`;
   document.body.style.backgroundAttachment = 'fixed';
   setText('#deck-title', d ? d.title : 'Picture Quiz');
@@ -41,9 +48,22 @@ function questionText(v) {
   return template.split('{answer}').join(v.answerName);
 }
 
-// A picture: for emoji decks the item id is the emoji itself.
-function picture(id) {
-  return el('span', { 'aria-hidden': 'true', text: id });
+// A picture: a photo deck's choices are picture ids (64 hex characters, which say nothing of
+// the answer); an emoji deck's are the emoji themselves. `name` is given only once the question
+// is answered: before that a photo's alt is empty and the button's label is neutral.
+const isPhoto = (id) => /^[0-9a-f]{64}$/.test(id);
+
+function picture(id, name) {
+  if (!isPhoto(id)) {
+    return name ? el('span', { class: 'pic', role: 'img', 'aria-label': name, text: id })
+      : el('span', { class: 'pic', 'aria-hidden': 'true', text: id });
+  }
+  const img = el('img', { class: 'pic photo', src: `/api/pictures/${id}`, alt: name || '', draggable: 'false', decoding: 'async' });
+  img.addEventListener('error', () => {
+    img.classList.add('broken');
+    say('A picture could not be loaded. Check the connection and reload the page.', 'error');
+  }, { once: true });
+  return img;
 }
 
 function render(reply) {
@@ -67,14 +87,18 @@ function render(reply) {
   if (v.phase === 'question') {
     closeDialog($('#answer'));
     closeDialog($('#over'));
-    for (const b of buttons) b.classList.remove('spin', 'fade');
+    // Named pictures from earlier answers go too: nothing names a picture during a question.
+    $('#answer-pic').replaceChildren();
+    $('#missed').replaceChildren();
+    for (const b of buttons) b.classList.remove('spin', 'fade', 'right');
     return;
   }
   const fresh = reply.events && reply.events.some((e) => e.type === 'answered');
   if (v.answer) {
     buttons.forEach((b, i) => {
       b.classList.toggle('spin', i === v.answer.choice && fresh && !reducedMotion());
-      b.classList.toggle('fade', i !== v.answer.choice);
+      b.classList.toggle('fade', i !== v.answer.choice && i !== v.answer.rightChoice);
+      b.classList.toggle('right', !v.answer.correct && i === v.answer.rightChoice);
     });
   }
   const delay = fresh && !reducedMotion() ? 850 : 0;
@@ -95,6 +119,8 @@ function showAnswer(v) {
   if (session.view !== v) return;
   setText('#answer-title', answerTitle(v.answer));
   setText('#answer-text', v.message || '');
+  const a = v.answer;
+  $('#answer-pic').replaceChildren(...(a.chosenId ? [picture(a.chosenId, a.chosenName)] : []));
   openDialog($('#answer'));
 }
 
@@ -106,7 +132,7 @@ function showOver(v) {
   const missed = v.missed || [];
   $('#missed-block').hidden = missed.length === 0;
   $('#missed').replaceChildren(...missed.map((m) => el('li', {},
-    el('span', { class: 'pic', role: 'img', 'aria-label': m.answerName, text: m.answerId }),
+    picture(m.answerId, m.answerName),
     el('span', { text: `Q${m.questionNumber}: ${m.answerName} (you tapped ${m.chosenName})` }))));
   openDialog($('#over'));
 }
@@ -145,7 +171,34 @@ async function start(d, previous) {
   }
 }
 
-function showSetup() {
+// Every deck, asked afresh: an import shows up without a restart.
+async function loadDecks() {
+  decks = await api('GET', '/api/decks');
+  return decks;
+}
+
+function size(d) {
+  const n = d.pictures;
+  const kind = d.kind === 'photos' ? 'photo' : 'picture';
+  return n < d.items ? `${n} of ${d.items} ${kind}s` : `${n} ${kind}${n === 1 ? '' : 's'}`;
+}
+
+// A deck's card: its title, size and colours; a playable deck's card is its Play button, a deck
+// without enough photos says how to add them instead.
+function deckCard(d) {
+  const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
+  swatch.style.background = `linear-gradient(90deg, ${themeOf(d).join(', ')})`;
+  if (!d.playable) {
+    return el('div', { class: 'deck-card needs-photos', 'data-id': d.id }, swatch,
+      el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
+      el('span', { class: 'how', text: d.needsPhotos || 'Needs photos before it can be played.' }));
+  }
+  return el('button', { type: 'button', class: 'deck-card', 'data-id': d.id, on: { click: () => start(d) } },
+    swatch, el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
+    el('span', { class: 'play', 'aria-hidden': 'true', text: 'Play ▶' }));
+}
+
+async function showSetup() {
   closeDialog($('#over'));
   closeDialog($('#answer'));
   setGameIdInURL(null);
@@ -153,20 +206,20 @@ function showSetup() {
   applyTheme(null);
   $('#play').hidden = true;
   $('#setup').hidden = false;
-  $('#decks').replaceChildren(...decks.map((d) => {
-    const button = el('button', { type: 'button', disabled: !d.playable, on: { click: () => start(d) } },
-      el('strong', { text: d.title }),
-      el('span', { text: d.playable ? `${d.items} pictures` : 'needs photos (import them with guesswork decks import)' }));
-    button.style.background = `linear-gradient(135deg, ${(d.theme.length ? d.theme : ['#047857', '#0e7490']).slice(0, 2).join(', ')})`;
-    return button;
-  }));
-  const first = $('#decks button:not([disabled])');
+  try {
+    await loadDecks();
+  } catch (e) {
+    say(e.message, 'error');
+  }
+  if ($('#setup').hidden) return; // a game started meanwhile
+  $('#decks').replaceChildren(...decks.map(deckCard));
+  const first = $('#decks button');
   if (first) first.focus();
 }
 
 async function main() {
   await boot();
-  decks = (await catalog()).decks;
+  await loadDecks();
   const q = $('#set-questions');
   for (let n = 2; n <= 20; n += 1) q.append(el('option', { value: String(n), text: String(n), selected: n === 8 }));
   const c = $('#set-choices');
