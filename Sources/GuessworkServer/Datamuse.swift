@@ -216,7 +216,11 @@ struct WordRefreshService: Service {
   let bank: WordBank
 
   func run() async throws {
-    guard bank.datamuse.enabled else { return }
+    // A service that returns would stop the whole server: when off, wait for the end.
+    guard bank.datamuse.enabled else {
+      try? await gracefulShutdown()
+      return
+    }
     await cancelWhenGracefulShutdown {
       while !Task.isCancelled {
         await bank.refreshDue()

@@ -95,11 +95,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2])
+      #expect(applied == [1, 2, 3])
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2])
+      #expect(applied == [1, 2, 3])
     }
   }
 
