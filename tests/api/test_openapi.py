@@ -67,15 +67,17 @@ def component(name):
 
 
 def template_of(path):
-    """The documented path template that `path` matches, or None."""
+    """The documented path template that `path` matches, or None; the most specific one
+    (most literal characters) wins, so /api/reminders/x.ics is {id}.ics, not {id}."""
     path = path.split("?", 1)[0]
     if path in DOC["paths"]:
         return path
+    matches = []
     for template in DOC["paths"]:
         pattern = "^" + re.sub(r"\\{[^}]+\\}", "[^/]+", re.escape(template)) + "$"
         if re.match(pattern, path):
-            return template
-    return None
+            matches.append(template)
+    return max(matches, key=lambda t: len(re.sub(r"\{[^}]+\}", "", t)), default=None)
 
 
 def check_security_headers(status, headers, where):
@@ -113,6 +115,9 @@ class Api(Client):
             pointer = response["$ref"][1:]
             response = lookup(response["$ref"])
         content_type = (resp_headers.get("Content-Type") or "").split(";")[0].strip()
+        if status == 204:
+            assert "content" not in response and not payload, (where, payload)
+            return status, resp_headers, payload
         assert content_type in response.get("content", {}), (
             f"{where} {status}: Content-Type {content_type!r} is not documented")
         if content_type == "application/json":
@@ -697,6 +702,122 @@ def test_bullseye_views_never_hold_the_target_while_guessing(server):
         target = next(e for e in game["events"] if e["type"] == "revealed")["target"]
         for view in views:
             assert not holds({k: v for k, v in view.items() if k != "startGuess"}, target), (target, view)
+
+
+# ---------------------------------------------------------------------------------------------
+# Custom categories, reminders and cities
+
+
+def iso_in(seconds, offset_minutes=60):
+    """A start `seconds` from now, written in local time at a UTC offset."""
+    from datetime import datetime, timedelta, timezone
+    zone = timezone(timedelta(minutes=offset_minutes))
+    return (datetime.now(timezone.utc) + timedelta(seconds=seconds)).astimezone(zone).isoformat(timespec="seconds")
+
+
+def test_custom_categories_routes(server, ana):
+    words = [f"thing {chr(97 + i)}" for i in range(12)]
+    status, _, mine = ana.post("/api/categories", {"name": "Office", "words": words + ["Thing A", "  "]})
+    assert status == 201 and mine["words"] == words and mine["name"] == "Office", mine
+    assert ana.get("/api/categories")[2] == {"categories": [mine]}
+    assert ana.get(f"/api/categories/{mine['id']}")[2] == mine
+    catalog = ana.get("/api/catalog")[2]["categories"]
+    assert catalog[-1] == {"id": mine["id"], "title": "Office", "words": 12, "custom": True}
+    # Invisible to anyone else: not in their catalog, not readable, not playable, not editable.
+    bo = Api(server.url)
+    bo.join("Bo")
+    assert all(c["id"] != mine["id"] for c in bo.get("/api/catalog")[2]["categories"])
+    assert bo.get(f"/api/categories/{mine['id']}")[0] == 404
+    assert bo.request("PUT", f"/api/categories/{mine['id']}", {"name": "Mine", "words": words})[0] == 404
+    assert bo.request("DELETE", f"/api/categories/{mine['id']}")[0] == 404
+    assert bo.post("/api/games", {"game": "guess-or-pass", "category": mine["id"]})[2]["error"]["code"] == "unknown-category"
+    assert bo.get("/api/categories")[2] == {"categories": []}
+    # Validation, with messages that say what to fix.
+    for body, fragment in [
+        ({"name": "", "words": words}, "name must be 1 to 40"),
+        ({"name": "x" * 41, "words": words}, "name must be 1 to 40"),
+        ({"name": "Short", "words": words[:9]}, "at least 10 different words (it has 9)"),
+        ({"name": "Same", "words": ["a"] * 20}, "at least 10 different words (it has 1)"),
+        ({"name": "Long", "words": [f"w{i:04d}" for i in range(501)]}, "at most 500 words (it has 501)"),
+        ({"name": "Wordy", "words": words + ["x" * 41]}, "at most 40 characters"),
+        ({"name": "Animals", "words": words}, "already a category called"),
+        ({"name": "office", "words": words}, "already a category called"),
+        ({"name": "Rude", "words": words + ["big shit"]}, "family-friendly"),
+        ({"name": "Typed", "words": "abc"}, "words must be an array"),
+    ]:
+        status, _, error = ana.post("/api/categories", body)
+        assert status == 400 and error["error"]["code"] in ("invalid-category", "bad-request"), (body, error)
+        assert fragment in error["error"]["message"], (fragment, error)
+    # Edit, play, delete.
+    status, _, edited = ana.request("PUT", f"/api/categories/{mine['id']}", {"name": "Work", "words": words[:10]})
+    assert status == 200 and edited["name"] == "Work" and edited["words"] == words[:10]
+    assert ana.request("PUT", f"/api/categories/{mine['id']}", {"name": "Work", "words": []})[0] == 400
+    assert ana.request("PUT", "/api/categories/custom-nope", {"name": "Work", "words": words})[0] == 404
+    game = ana.start_game("guess-or-pass", {"duration": 30}, category=mine["id"])
+    assert game["variant"] == mine["id"] and game["view"]["category"] == mine["id"]
+    huge = b"{" + b" " * (2 * 1024 * 1024) + b"}"
+    assert ana.post("/api/categories", raw=huge)[0] == 413
+    assert ana.request("PUT", f"/api/categories/{mine['id']}", raw=huge)[0] == 413
+    assert ana.request("DELETE", f"/api/categories/{mine['id']}")[0] == 204
+    assert ana.get(f"/api/categories/{mine['id']}")[0] == 404
+    assert ana.request("DELETE", f"/api/categories/{mine['id']}")[0] == 404
+
+
+def test_reminders_routes(server, ana):
+    status, _, made = ana.post("/api/reminders", {"start": iso_in(2 * 3600, 120)})
+    assert status == 201, made
+    assert made["title"] == "Game night" and made["place"] == "Skopje"
+    assert made["alarmAt"] == made["startsAt"] - 3600 * 1000
+    assert made["start"].endswith("+02:00") and made["icsURL"] == f"/api/reminders/{made['id']}.ics"
+    status, _, other = ana.post("/api/reminders", {"title": "Quiz, night; fun", "start": iso_in(3 * 3600, -300),
+                                                   "place": "Lima", "latitude": -12.05, "longitude": -77.04})
+    assert status == 201 and other["latitude"] == -12.05
+    assert [r["id"] for r in ana.get("/api/reminders")[2]["reminders"]] == [made["id"], other["id"]]
+    assert ana.get(f"/api/reminders/{made['id']}")[2] == made
+    status, headers, ics = ana.get(made["icsURL"])
+    assert status == 200 and headers["Content-Type"].startswith("text/calendar")
+    assert b"BEGIN:VALARM\r\n" in ics and b"TRIGGER;RELATED=START:-PT1H\r\n" in ics
+    for body, fragment in [
+        ({"start": iso_in(59 * 60)}, "at least one hour from now"),
+        ({"start": iso_in(-3600)}, "in the past"),
+        ({"start": "2030-01-01T20:00"}, "with its UTC offset"),
+        ({"start": "2030-02-30T20:00+01:00"}, "with its UTC offset"),
+        ({"start": "tomorrow"}, "with its UTC offset"),
+        ({"start": iso_in(7200), "title": ""}, "title must be 1 to 80"),
+        ({"start": iso_in(7200), "title": "x" * 81}, "title must be 1 to 80"),
+        ({"start": iso_in(7200), "place": " "}, "place must be 1 to 80"),
+        ({"start": iso_in(7200), "place": "p" * 81}, "place must be 1 to 80"),
+        ({"start": iso_in(7200), "latitude": 10}, "come together"),
+        ({"start": iso_in(7200), "latitude": 91, "longitude": 0}, "come together"),
+        ({"start": iso_in(7200), "latitude": 0, "longitude": 181}, "come together"),
+        ({"start": iso_in(10 * 366 * 86400)}, "five years"),
+        ({}, "start is missing"),
+    ]:
+        status, _, error = ana.post("/api/reminders", body)
+        assert status == 400, (body, status, error)
+        assert fragment in error["error"]["message"], (fragment, error)
+    assert ana.post("/api/reminders", raw=b"{" + b" " * (2 * 1024 * 1024) + b"}")[0] == 413
+    # Another player sees none of it.
+    bo = Api(server.url)
+    bo.join("Bo")
+    assert bo.get("/api/reminders")[2] == {"reminders": []}
+    assert bo.get(f"/api/reminders/{made['id']}")[0] == 404
+    assert bo.get(made["icsURL"])[0] == 404
+    assert bo.request("DELETE", f"/api/reminders/{made['id']}")[0] == 404
+    assert ana.request("DELETE", f"/api/reminders/{made['id']}")[0] == 204
+    assert ana.get(made["icsURL"])[0] == 404
+    assert ana.request("DELETE", f"/api/reminders/{made['id']}")[0] == 404
+    assert [r["id"] for r in ana.get("/api/reminders")[2]["reminders"]] == [other["id"]]
+
+
+def test_nearest_city(server):
+    client = Api(server.url)
+    for (lat, lon), name in [((41.99, 21.43), "Skopje"), ((51.5, -0.12), "London"),
+                             ((-33.9, 151.2), "Sydney"), ((35.7, 139.7), "Tokyo")]:
+        status, _, city = client.get(f"/api/cities/nearest?lat={lat}&lon={lon}")
+        assert status == 200 and city["name"] == name and city["distanceKm"] < 30, city
+    for query in ("", "?lat=91&lon=0", "?lat=0&lon=-181", "?lat=abc&lon=1", "?lat=1"):
+        assert client.get(f"/api/cities/nearest{query}")[0] == 400, query
 
 
 # ---------------------------------------------------------------------------------------------
