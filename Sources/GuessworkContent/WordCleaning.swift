@@ -68,6 +68,10 @@ public enum WordCleaning {
   public static func singular(_ word: String) -> String {
     if let known = irregular[word] { return known }
     if invariant.contains(word) { return word }
+    // Compounds of an irregular plural: "aardwolves", "dormice", "housewives".
+    for key in irregularEndings where word.hasSuffix(key) {
+      return String(word.dropLast(key.count)) + irregular[key]!
+    }
     guard word.count > 3, word.hasSuffix("s") else { return word }
     let stem = String(word.dropLast())  // without the final "s"
     let stemES = String(word.dropLast(2))  // without "es"
@@ -129,6 +133,12 @@ public enum WordCleaning {
     "buses": "bus", "busses": "bus", "axes": "axe", "species": "species",
     "firemen": "fireman", "policemen": "policeman", "snowmen": "snowman",
     "fishermen": "fisherman", "geniuses": "genius",
+  ]
+
+  /// Irregular plurals that also end longer words ("-men" is not one: "abdomen", "ramen").
+  static let irregularEndings = [
+    "wolves", "calves", "halves", "shelves", "knives", "wives", "loaves", "leaves", "thieves",
+    "hooves", "scarves", "mice", "geese", "teeth", "feet", "children",
   ]
 
   /// Nouns ending in "ie" (their plurals end in "ies" but are not "-y" words).

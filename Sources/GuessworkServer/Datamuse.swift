@@ -95,16 +95,22 @@ public struct DatamuseClient: Sendable {
     configuration.timeoutIntervalForResource = settings.timeout
     let session = URLSession(configuration: configuration)
     defer { session.finishTasksAndInvalidate() }
-    let result: Result<(Data, Int), DatamuseError> = await withCheckedContinuation {
-      continuation in
-      session.dataTask(with: request) { data, response, error in
-        if let error {
-          continuation.resume(returning: .failure(.unreachable(error.localizedDescription)))
-        } else {
-          let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-          continuation.resume(returning: .success((data ?? Data(), status)))
+    let box = TaskBox()
+    let result: Result<(Data, Int), DatamuseError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let task = session.dataTask(with: request) { data, response, error in
+          if let error {
+            continuation.resume(returning: .failure(.unreachable(error.localizedDescription)))
+          } else {
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            continuation.resume(returning: .success((data ?? Data(), status)))
+          }
         }
-      }.resume()
+        box.set(task)
+        task.resume()
+      }
+    } onCancel: {
+      box.cancel()
     }
     let (data, status) = try result.get()
     guard status == 200 else { throw .status(status) }
@@ -114,6 +120,29 @@ public struct DatamuseClient: Sendable {
     }
     guard !entries.isEmpty else { throw .empty }
     return entries.map(\.word)
+  }
+}
+
+/// The request in flight, so that stopping the server cancels it instead of waiting for it.
+private final class TaskBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private var task: URLSessionDataTask?
+  private var cancelled = false
+
+  func set(_ task: URLSessionDataTask) {
+    lock.lock()
+    self.task = task
+    let cancelNow = cancelled
+    lock.unlock()
+    if cancelNow { task.cancel() }
+  }
+
+  func cancel() {
+    lock.lock()
+    cancelled = true
+    let task = self.task
+    lock.unlock()
+    task?.cancel()
   }
 }
 

@@ -1,4 +1,5 @@
-// Settings: name, avatar, the Guess or Pass input mode; the instructions are static text.
+// Settings: name, avatar, the Guess or Pass input mode, the player's own categories and
+// game-night reminders; the instructions are static text.
 import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf } from './api.js';
 import { uploadAvatar } from './avatar.js';
 
@@ -43,4 +44,205 @@ async function main() {
   });
 }
 
-main().catch((e) => say(e.message, 'error'));
+// ---------------------------------------------------------------------------------------------
+// Custom categories
+
+const wordsOf = (text) => text.split('\n').map((w) => w.trim()).filter(Boolean);
+
+function categoryStatus(message, kind = 'info') {
+  const node = $('#category-status');
+  node.textContent = message;
+  node.dataset.kind = kind;
+}
+
+async function loadCategories() {
+  const { categories } = await api('GET', '/api/categories');
+  $('#my-categories').replaceChildren(...(categories.length ? categories.map((c) => el('li', { 'data-id': c.id },
+    el('strong', { text: c.name }), ` · ${c.words.length} words `,
+    el('button', { type: 'button', class: 'secondary', 'aria-label': `Edit ${c.name}`, text: 'Edit', on: { click: () => editCategory(c) } }),
+    ' ',
+    el('button', { type: 'button', class: 'secondary', 'aria-label': `Delete ${c.name}`, text: 'Delete', on: { click: () => deleteCategory(c) } }),
+  )) : [el('li', { class: 'muted', text: 'None yet.' })]));
+}
+
+function editCategory(category) {
+  $('#category-id').value = category.id;
+  $('#category-name').value = category.name;
+  $('#category-words').value = category.words.join('\n');
+  $('#category-save').textContent = 'Save changes';
+  $('#category-cancel').hidden = false;
+  countWords();
+  $('#category-name').focus();
+}
+
+function resetCategoryForm() {
+  $('#category-form').reset();
+  $('#category-id').value = '';
+  $('#category-save').textContent = 'Create category';
+  $('#category-cancel').hidden = true;
+  countWords();
+}
+
+function countWords() {
+  const n = new Set(wordsOf($('#category-words').value).map((w) => w.toLowerCase())).size;
+  $('#category-count').textContent = n ? `${n} different word${n === 1 ? '' : 's'}` : '';
+}
+
+async function saveCategory(event) {
+  event.preventDefault();
+  const id = $('#category-id').value;
+  const name = $('#category-name').value.trim();
+  const words = wordsOf($('#category-words').value);
+  // The same rules as the server, said before asking it.
+  if (!name) { categoryStatus('Please give the category a name.', 'error'); $('#category-name').focus(); return; }
+  const distinct = new Set(words.map((w) => w.toLowerCase())).size;
+  if (distinct < 10) { categoryStatus(`A category needs at least 10 different words (it has ${distinct}).`, 'error'); $('#category-words').focus(); return; }
+  try {
+    const saved = await api(id ? 'PUT' : 'POST', id ? `/api/categories/${encodeURIComponent(id)}` : '/api/categories', { name, words });
+    categoryStatus(id ? `Saved “${saved.name}”.` : `Created “${saved.name}”: find it in the Guess or Pass categories.`);
+    resetCategoryForm();
+    await loadCategories();
+  } catch (e) { categoryStatus(e.message, 'error'); }
+}
+
+async function deleteCategory(category) {
+  if (!confirm(`Delete the category “${category.name}”?`)) return;
+  try {
+    await api('DELETE', `/api/categories/${encodeURIComponent(category.id)}`);
+    if ($('#category-id').value === category.id) resetCategoryForm();
+    categoryStatus(`Deleted “${category.name}”.`);
+    await loadCategories();
+  } catch (e) { categoryStatus(e.message, 'error'); }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reminders
+
+const HOUR = 3600 * 1000;
+const pad = (n) => String(n).padStart(2, '0');
+/** A Date as the value of a datetime-local input (local time, to the minute). */
+const localValue = (d) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** A datetime-local value with the browser's UTC offset at that time: 2026-12-24T20:00:00+01:00. */
+function withOffset(value) {
+  const offset = -new Date(value).getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  return `${value}:00${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+}
+let coordinates = null;
+let alarms = [];
+
+function reminderStatus(message, kind = 'info') {
+  const node = $('#reminder-status');
+  node.textContent = message;
+  node.dataset.kind = kind;
+}
+
+/** The earliest time the picker offers: an hour from now, to the next minute. */
+function setEarliest() {
+  const earliest = new Date(Date.now() + HOUR + 60 * 1000);
+  $('#reminder-start').min = localValue(earliest);
+}
+
+function defaultStart() {
+  // As in the original app: tomorrow at 20:00.
+  const d = new Date();
+  d.setDate(d.getDate() + 1);
+  d.setHours(20, 0, 0, 0);
+  return localValue(d);
+}
+
+async function useLocation() {
+  if (!navigator.geolocation) { $('#location-note').textContent = 'This browser cannot share a location; the place stays as it is.'; return; }
+  $('#location-note').textContent = 'Finding you…';
+  navigator.geolocation.getCurrentPosition(async (position) => {
+    const { latitude, longitude } = position.coords;
+    try {
+      const city = await api('GET', `/api/cities/nearest?lat=${latitude}&lon=${longitude}`);
+      $('#reminder-place').value = city.name;
+      coordinates = { latitude, longitude };
+      $('#location-note').textContent = `Nearest city: ${city.name} (${city.distanceKm} km away).`;
+    } catch (e) { $('#location-note').textContent = e.message; }
+  }, () => {
+    coordinates = null;
+    $('#location-note').textContent = 'Location not shared; the place stays as it is (Skopje unless you type another).';
+  }, { timeout: 10000, maximumAge: 600000 });
+}
+
+async function askNotificationPermission() {
+  if (!('Notification' in window) || Notification.permission !== 'default') return;
+  try { await Notification.requestPermission(); } catch { /* old callback form: nothing to do */ }
+}
+
+/** While the page is open, a notification one hour before each reminder. */
+function scheduleAlarms(reminders) {
+  for (const timer of alarms) clearTimeout(timer);
+  alarms = [];
+  const now = Date.now();
+  for (const r of reminders) {
+    const wait = r.alarmAt - now;
+    if (wait < 0 || wait > 2147483647) continue;
+    alarms.push(setTimeout(() => {
+      const text = `${r.title} at ${r.place} starts in one hour.`;
+      reminderStatus(`⏰ ${text}`);
+      if ('Notification' in window && Notification.permission === 'granted') {
+        try { new Notification(r.title, { body: text, tag: r.id }); } catch { /* the status line said it */ }
+      }
+    }, wait));
+  }
+}
+
+async function loadReminders() {
+  const { reminders } = await api('GET', '/api/reminders');
+  const when = (r) => new Date(r.startsAt).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' });
+  $('#reminders').replaceChildren(...(reminders.length ? reminders.map((r) => el('li', { 'data-id': r.id },
+    el('strong', { text: r.title }), ` · ${when(r)} · ${r.place} `,
+    el('a', { href: r.icsURL, download: 'game-night.ics', text: 'Download .ics', 'aria-label': `Download ${r.title} as .ics` }),
+    ' ',
+    el('button', { type: 'button', class: 'secondary', text: 'Delete', 'aria-label': `Delete ${r.title}`, on: { click: () => deleteReminder(r) } }),
+  )) : [el('li', { class: 'muted', text: 'No reminders yet.' })]));
+  scheduleAlarms(reminders);
+}
+
+async function saveReminder(event) {
+  event.preventDefault();
+  askNotificationPermission();
+  setEarliest();
+  const title = $('#reminder-title').value.trim();
+  const place = $('#reminder-place').value.trim();
+  const value = $('#reminder-start').value;
+  if (!title) { reminderStatus('Please give the reminder a title.', 'error'); return; }
+  if (!place) { reminderStatus('Please say where the game night is.', 'error'); return; }
+  if (!value) { reminderStatus('Please choose a date and time.', 'error'); $('#reminder-start').focus(); return; }
+  if (new Date(value).getTime() < Date.now() + HOUR) {
+    reminderStatus('Choose a time at least one hour from now.', 'error');
+    $('#reminder-start').focus();
+    return;
+  }
+  try {
+    const made = await api('POST', '/api/reminders', { title, start: withOffset(value), place, ...(coordinates || {}) });
+    reminderStatus(`Reminder added: ${made.title}, ${new Date(made.startsAt).toLocaleString()}.`);
+    await loadReminders();
+  } catch (e) { reminderStatus(e.message, 'error'); }
+}
+
+async function deleteReminder(reminder) {
+  try {
+    await api('DELETE', `/api/reminders/${encodeURIComponent(reminder.id)}`);
+    reminderStatus(`Deleted “${reminder.title}”.`);
+    await loadReminders();
+  } catch (e) { reminderStatus(e.message, 'error'); }
+}
+
+async function extras() {
+  $('#category-form').addEventListener('submit', saveCategory);
+  $('#category-cancel').addEventListener('click', resetCategoryForm);
+  $('#category-words').addEventListener('input', countWords);
+  $('#reminder-form').addEventListener('submit', saveReminder);
+  $('#use-location').addEventListener('click', useLocation);
+  $('#reminder-place').addEventListener('input', () => { coordinates = null; });
+  setEarliest();
+  $('#reminder-start').value = defaultStart();
+  await Promise.all([loadCategories(), loadReminders()]);
+}
+
+main().then(extras).catch((e) => say(e.message, 'error'));
