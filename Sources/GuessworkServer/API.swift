@@ -331,8 +331,8 @@ struct API: Sendable {
   private func ownGame(_ request: Request, id: String) async throws -> (
     GameRecord, any GameDriver
   ) {
-    let player = try await identity.requirePlayer(of: request)
-    guard let record = try await store.game(id: id), record.playerID == player.id,
+    let playerID = try await identity.requirePlayerID(of: request)
+    guard let record = try await store.game(id: id), record.playerID == playerID,
       let kind = GameKind(rawValue: record.kind), let driver = drivers[kind]
     else {
       throw APIError.notFound("Game")

@@ -3,6 +3,7 @@ import Foundation
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
+import Synchronization
 import NIOCore
 import NIOFoundationCompat
 
@@ -13,6 +14,7 @@ struct Identity: Sendable {
   static let cookieName = "guesswork_player"
   let store: any GuessworkStore
   let secureCookies: Bool
+  let knownPlayers = KnownPlayers()
 
   /// A new random token, base64url without padding (43 characters).
   static func newToken() -> String {
@@ -29,7 +31,14 @@ struct Identity: Sendable {
 
   /// The SHA-256 of `data`, in lowercase hex.
   static func sha256(_ data: Data) -> String {
-    SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    hex.reserveCapacity(64)
+    for byte in SHA256.hash(data: data) {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: hex, as: UTF8.self)
   }
 
   func cookie(for token: String) -> Cookie {
@@ -50,6 +59,36 @@ struct Identity: Sendable {
   func requirePlayer(of request: Request) async throws -> PlayerRecord {
     guard let player = try await player(of: request) else { throw APIError.noPlayer }
     return player
+  }
+
+  /// The id of this request's player, or a 401. A token always names the same player, so
+  /// the answer is remembered: the routes of a game ask on every move.
+  func requirePlayerID(of request: Request) async throws -> String {
+    guard let token = request.cookies[Self.cookieName]?.value, token.count == 43 else {
+      throw APIError.noPlayer
+    }
+    let hash = Self.hash(token)
+    if let id = knownPlayers.id(for: hash) { return id }
+    guard let player = try await store.player(tokenHash: hash) else { throw APIError.noPlayer }
+    knownPlayers.remember(player.id, for: hash)
+    return player.id
+  }
+}
+
+/// Player ids by token hash, remembered up to a bound (then forgotten all at once).
+final class KnownPlayers: Sendable {
+  private let ids = Mutex<[String: String]>([:])
+  static let capacity = 50_000
+
+  func id(for hash: String) -> String? {
+    ids.withLock { $0[hash] }
+  }
+
+  func remember(_ id: String, for hash: String) {
+    ids.withLock {
+      if $0.count >= Self.capacity { $0.removeAll(keepingCapacity: true) }
+      $0[hash] = id
+    }
   }
 }
 
