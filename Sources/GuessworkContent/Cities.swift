@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A world city with its coordinates, from the bundled `cities.json`: the place a game-night
 /// reminder suggests, found offline from where the browser says the player is.
