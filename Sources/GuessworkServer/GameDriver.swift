@@ -3,6 +3,7 @@ import GuessworkContent
 import GuessworkCore
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
 
@@ -18,7 +19,7 @@ struct GameOptions: Sendable {
 /// A game after a step: its encoded state, what a player may see, and what it caused.
 struct Outcome: Sendable {
   var state: String
-  /// The game's settings, encoded, as it plays them.
+  /// The game's settings, encoded, as it plays them (`start` only; empty otherwise).
   var settings: String
   var view: any Encodable & Sendable
   var events: [any Encodable & Sendable]
@@ -56,6 +57,10 @@ struct Driver<G: Game>: GameDriver {
     settings
   }
 
+  /// States decoded lately, by their JSON: a game in play is read and moved again and again,
+  /// and decoding its state costs more than the rest of a move (BENCHMARKS.md).
+  private let decoded = DecodedStates<G>()
+
   var kind: GameKind { G.kind }
 
   private struct SettingsBody: Decodable {
@@ -78,7 +83,9 @@ struct Driver<G: Game>: GameDriver {
     } catch {
       throw APIError.invalidSetting(error)
     }
-    return (try outcome(game, events: [], now: now), variant)
+    var outcome = try outcome(game, events: [], now: now)
+    outcome.settings = String(decoding: try stateEncoder.encode(game.settings), as: UTF8.self)
+    return (outcome, variant)
   }
 
   func tick(state: String, now: Instant) throws -> Outcome? {
@@ -89,7 +96,7 @@ struct Driver<G: Game>: GameDriver {
   }
 
   func view(state: String, now: Instant) throws -> Outcome {
-    try outcome(try decode(state), events: [], now: now)
+    try outcome(try decode(state), events: [], now: now, encoded: state)
   }
 
   func apply(body: Data, state: String, now: Instant) throws -> (Outcome, action: String) {
@@ -107,13 +114,21 @@ struct Driver<G: Game>: GameDriver {
   }
 
   private func decode(_ state: String) throws -> G {
-    try JSONDecoder().decode(G.self, from: Data(state.utf8))
+    if let game = decoded[state] { return game }
+    let game = try JSONDecoder().decode(G.self, from: Data(state.utf8))
+    decoded[state] = game
+    return game
   }
 
-  private func outcome(_ game: G, events: [G.Event], now: Instant) throws -> Outcome {
-    Outcome(
-      state: String(decoding: try stateEncoder.encode(game), as: UTF8.self),
-      settings: String(decoding: try stateEncoder.encode(game.settings), as: UTF8.self),
+  /// The outcome of `game`, whose state is `encoded` when the caller has it already.
+  private func outcome(_ game: G, events: [G.Event], now: Instant, encoded: String? = nil)
+    throws -> Outcome
+  {
+    let state = try encoded ?? String(decoding: stateEncoder.encode(game), as: UTF8.self)
+    if encoded == nil { decoded[state] = game }
+    return Outcome(
+      state: state,
+      settings: "",
       view: game.view(at: now),
       events: events,
       isOver: game.isOver,
@@ -121,6 +136,25 @@ struct Driver<G: Game>: GameDriver {
       summary: game.isOver
         ? String(decoding: try stateEncoder.encode(game.summary), as: UTF8.self) : nil,
       summaryValue: game.summary)
+  }
+}
+
+/// Game states by their JSON, at most ``capacity`` of them (beyond that, one is forgotten).
+/// A state's JSON always decodes to the same value, so nothing here ever goes stale.
+final class DecodedStates<G: Game>: Sendable {
+  static var capacity: Int { 2048 }
+  private let states = NIOLockedValueBox([String: G]())
+
+  subscript(json: String) -> G? {
+    get { states.withLockedValue { $0[json] } }
+    set {
+      states.withLockedValue { states in
+        if states.count >= Self.capacity, states[json] == nil {
+          states.remove(at: states.startIndex)
+        }
+        states[json] = newValue
+      }
+    }
   }
 }
 

@@ -3,9 +3,9 @@ import Foundation
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
-import Synchronization
 import NIOCore
 import NIOFoundationCompat
+import Synchronization
 
 /// Who is asking: players are identified by a random 256-bit token in an `HttpOnly`,
 /// `SameSite=Lax` cookie. Only the token's SHA-256 is stored, so a leaked database cannot

@@ -19,11 +19,16 @@ public final class SQLStore: GuessworkStore {
   /// statements, so the writer holding the lock may find no thread to commit on. Waiting
   /// here instead costs no thread. (PostgreSQL needs none of this: `nil`.)
   private let writers: WriterQueue?
+  /// On SQLite, new games and moves go through their own writer (see ``SQLiteWriter``).
+  private let writer: SQLiteWriter?
 
-  private init(pool: any SessionPool, logger: Logger, serializeWrites: Bool) {
+  private init(
+    pool: any SessionPool, logger: Logger, serializeWrites: Bool, writer: SQLiteWriter? = nil
+  ) {
     self.pool = pool
     self.logger = logger
     self.writers = serializeWrites ? WriterQueue() : nil
+    self.writer = writer
   }
 
   /// Runs a session that only reads.
@@ -75,19 +80,23 @@ public final class SQLStore: GuessworkStore {
           on: group.next()),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
-    let store = SQLStore(
-      pool: pool, logger: logger,
-      serializeWrites: { if case .sqlite = location { true } else { false } }())
+    let isSQLite = if case .sqlite = location { true } else { false }
     do {
-      try await store.migrate()
+      try await SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite).migrate()
+      // The writer prepares its statements, so it opens once the tables exist.
+      guard case .sqlite(let path) = location else {
+        return SQLStore(pool: pool, logger: logger, serializeWrites: false)
+      }
+      return SQLStore(
+        pool: pool, logger: logger, serializeWrites: true, writer: try SQLiteWriter(path: path))
     } catch {
       try? await pool.shutdown()
       throw error
     }
-    return store
   }
 
   public func close() async throws {
+    try await writer?.close()
     try await pool.shutdown()
   }
 
@@ -370,6 +379,10 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func insertGame(_ game: GameRecord) async throws {
+    if let writer {
+      _ = try await writer.perform(.insertGame(game))
+      return
+    }
     try await writing { db in
       try await db.raw(
         """
@@ -386,7 +399,8 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func game(id: String) async throws -> GameRecord? {
-    try await pool.withSession { db in
+    if let live = writer?.cachedGame(id: id) { return live }
+    return try await pool.withSession { db in
       try await db.raw("SELECT * FROM games WHERE id = \(bind: id)").first().map { row in
         let finishedAt = try row.decode(column: "finished_at", as: Int64?.self)
         return GameRecord(
@@ -410,7 +424,10 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool {
-    try await writing { db in
+    if let writer {
+      return try await writer.perform(.saveMove(move, expectedVersion: expectedVersion))
+    }
+    return try await writing { db in
       try await db.transaction {
         // The write comes first, so that SQLite takes its write lock at once (a read first
         // could not upgrade under contention) and PostgreSQL locks the row.

@@ -6,7 +6,9 @@ struct Guesswork: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "guesswork",
     abstract: "Five guessing games: play them in a browser against the server, or in a terminal.",
-    subcommands: [Serve.self, Play.self, Stats.self, Games.self, DecksCommand.self, WordsCommand.self]
+    subcommands: [
+      Serve.self, Play.self, Stats.self, Games.self, DecksCommand.self, WordsCommand.self,
+    ]
   )
 }
 

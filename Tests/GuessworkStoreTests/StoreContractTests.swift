@@ -38,14 +38,18 @@ enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
   /// Opens a store with a fresh database (SQLite) or the shared test database (PostgreSQL;
   /// tests use fresh ids so they never collide).
   func open() async throws -> SQLStore {
+    try await SQLStore.open(newLocation(), logger: Self.logger)
+  }
+
+  /// A fresh SQLite file, or the shared test PostgreSQL.
+  func newLocation() -> StoreLocation {
     switch self {
     case .sqlite:
       let folder = FileManager.default.temporaryDirectory
         .appendingPathComponent("guesswork-store-\(UUID().uuidString)")
-      return try await SQLStore.open(
-        .sqlite(path: folder.appendingPathComponent("test.sqlite").path), logger: Self.logger)
+      return .sqlite(path: folder.appendingPathComponent("test.sqlite").path)
     case .postgres:
-      return try await SQLStore.open(.postgres(url: Self.postgresURL!), logger: Self.logger)
+      return .postgres(url: Self.postgresURL!)
     }
   }
 
@@ -240,6 +244,57 @@ struct StoreContractTests {
       #expect(wins == 1)
       #expect(try await store.actions(gameID: game.id).count == 1)
     }
+  }
+
+  @Test(
+    "Writes at once commit independently: a failing one fails alone, the rest land in the database",
+    arguments: Backend.available)
+  func concurrentWritesAreIndependent(backend: Backend) async throws {
+    let location = backend.newLocation()
+    let store = try await SQLStore.open(location, logger: Backend.logger)
+    let player = try await newPlayer(store)
+    var games: [GameRecord] = []
+    for _ in 0..<12 { games.append(try await newGame(store, player: player)) }
+    let moves = 6
+    let refused = try await withThrowingTaskGroup(of: Int.self) { group in
+      for game in games {
+        group.addTask {
+          for version in 1...moves {
+            let move = Move(
+              gameID: game.id, version: version, state: "\(game.id) \(version)", at: Int64(version),
+              action: "a\(version)")
+            let saved = try await store.saveMove(move, expectedVersion: version - 1)
+            #expect(saved)
+          }
+          return 0
+        }
+        // Alongside, writes that must fail: games of nobody.
+        group.addTask {
+          let orphan = GameRecord(
+            id: UUID().uuidString, playerID: UUID().uuidString, kind: "number", settings: "{}",
+            seed: 1, state: "{}", createdAt: 1)
+          do {
+            try await store.insertGame(orphan)
+            return 0
+          } catch {
+            return 1
+          }
+        }
+      }
+      return try await group.reduce(0, +)
+    }
+    #expect(refused == games.count, "every game without a player is refused")
+    try await store.close()
+    // A second connection, with nothing in memory, reads what was committed.
+    let reader = try await SQLStore.open(location, logger: Backend.logger)
+    for game in games {
+      let stored = try #require(try await reader.game(id: game.id))
+      #expect(stored.version == moves)
+      #expect(stored.state == "\(game.id) \(moves)")
+      #expect(
+        try await reader.actions(gameID: game.id).map(\.action) == (1...moves).map { "a\($0)" })
+    }
+    try await reader.close()
   }
 
   @Test(

@@ -115,7 +115,7 @@ class Api(Client):
             pointer = response["$ref"][1:]
             response = lookup(response["$ref"])
         content_type = (resp_headers.get("Content-Type") or "").split(";")[0].strip()
-        if status == 204:
+        if status == 204 or "content" not in response:
             assert "content" not in response and not payload, (where, payload)
             return status, resp_headers, payload
         assert content_type in response.get("content", {}), (
@@ -224,6 +224,8 @@ def test_every_documented_route_answers_without_a_player(server):
 def test_service_routes(server):
     client = Api(server.url)
     assert client.get("/healthz")[2] == {"status": "ok"}
+    status, headers, pong = client.get("/ping")
+    assert status == 200 and pong in (b"pong", "pong"), (status, pong)
     status, _, catalog = client.get("/api/catalog")
     assert status == 200
     assert [g["id"] for g in catalog["games"]] == [
@@ -281,6 +283,26 @@ def test_players_profile_and_avatar(server):
     assert client.request("PUT", "/api/me/avatar", raw=gif, headers={"Content-Type": "application/octet-stream"})[0] == 200
     status, headers, picture = client.get(avatar_path)
     assert picture == gif and headers["Content-Type"] == "image/gif"
+
+
+def test_a_claim_link_signs_a_browser_in_as_its_player(server):
+    """`guesswork stats --browser-link` prints /api/players/claim?token=...: opening it signs
+    that browser in as the player and shows the statistics page; a wrong token changes nothing."""
+    owner = Api(server.url)
+    me = owner.join("Tess")
+    token = owner.cookie("guesswork_player")
+    assert token and len(token) == 43
+    browser = Api(server.url, follow_redirects=False)
+    for bad in ("", "x", "A" * 43, token[:-1], token + "A"):
+        status, _, payload = browser.get("/api/players/claim?token=" + bad)
+        assert status == 404 and payload["error"]["code"] == "not-found", (bad, status, payload)
+        assert browser.cookie("guesswork_player") is None
+    assert browser.get("/api/players/claim")[0] == 404
+    status, headers, _ = browser.get("/api/players/claim?token=" + token)
+    assert status == 303 and headers["Location"] == "/stats.html", (status, headers)
+    assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Lax" in headers["Set-Cookie"]
+    assert browser.cookie("guesswork_player") == token
+    assert browser.get("/api/me")[2] == me
 
 
 def test_name_may_hold_an_emoji_written_with_a_zero_width_joiner(server):

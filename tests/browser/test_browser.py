@@ -100,6 +100,11 @@ class Player:
             f"{css} never showed {pattern!r}")
         return found
 
+    def wait_attribute(self, css, name, value, timeout=10):
+        WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
+            lambda d: any(e.get_attribute(name) == value for e in d.find_elements(By.CSS_SELECTOR, css)),
+            f"{css} never had {name}={value!r} (it has {[e.get_attribute(name) for e in self.d.find_elements(By.CSS_SELECTOR, css)]})")
+
     def click(self, css, timeout=10):
         element = self.find(css, timeout)
         WebDriverWait(self.d, timeout, poll_frequency=POLL).until(lambda d: element.is_enabled(), f"{css} stays disabled")
@@ -244,9 +249,14 @@ def type_guess(player, number, by_keyboard):
     if by_keyboard:
         player.keys(*str(number), Keys.ENTER)
     else:
+        # As a person does, look at the display after each key before pressing the next.
         player.click("#pad [aria-label='Clear']")
+        player.wait_attribute("#display", "aria-label", "Nothing typed")
+        typed = ""
         for digit in str(number):
             player.click(f"#pad [aria-label='Digit {digit}']")
+            typed = str(int(typed + digit))
+            player.wait_attribute("#display", "aria-label", f"Typed {typed}")
         player.click("#pad [aria-label='Enter guess']")
 
 

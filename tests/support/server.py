@@ -105,13 +105,26 @@ class Server:
         self.cleanup()
 
 
+class _KeepRedirects(urllib.request.HTTPRedirectHandler):
+    """Hands a redirect back as the answer instead of following it."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
 class Client:
     """A player's browser, as far as the API is concerned: keeps its cookie."""
 
-    def __init__(self, base_url):
+    def __init__(self, base_url, follow_redirects=True):
         self.base_url = base_url
         self.cookies = CookieJar()
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        handlers = [urllib.request.HTTPCookieProcessor(self.cookies)]
+        if not follow_redirects:
+            handlers.append(_KeepRedirects())
+        self.opener = urllib.request.build_opener(*handlers)
+
+    def cookie(self, name):
+        return next((c.value for c in self.cookies if c.name == name), None)
 
     def request(self, method, path, body=None, raw=None, headers=None):
         """Returns (status, headers, parsed JSON or bytes)."""

@@ -1,0 +1,310 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOPosix
+import VaporCSQLite
+
+/// The hot path of SQLite: every new game and every move, written by one thread that owns its
+/// own connection and its prepared statements, and that commits the writes waiting at that
+/// moment in one transaction (each in a savepoint, so one failing write fails alone).
+///
+/// Why not SQLKit, as everywhere else: through SQLiteNIO every statement of a move is a round
+/// trip from an event loop to a thread-pool thread and back, and under load the event loops
+/// are busy answering HTTP, so a move waited for eight such hops while holding SQLite's only
+/// write lock (about 1 ms: the move loop reached 3% of the HTTP ceiling). Here a whole batch
+/// runs in one call on a thread that does nothing else. BENCHMARKS.md has the figures. The
+/// statements are the same as the SQLKit ones PostgreSQL runs, and the store contract tests
+/// run both.
+///
+/// Live games created here are also kept in memory (``cachedGame(id:)``), updated in the same
+/// order as the commits, so reading a game needs no query. Every write is still committed
+/// before it is answered.
+final class SQLiteWriter: Sendable {
+  enum Job: Sendable {
+    case insertGame(GameRecord)
+    case saveMove(Move, expectedVersion: Int)
+  }
+
+  private struct Pending: Sendable {
+    let job: Job
+    let done: CheckedContinuation<Bool, any Error>
+  }
+
+  private struct Queue: Sendable {
+    var pending: [Pending] = []
+    var draining = false
+  }
+
+  /// At most this many live games are kept in memory; beyond it, one is forgotten (and read
+  /// from the database when asked for).
+  static let cacheCapacity = 20_000
+
+  private let queue = NIOLockedValueBox(Queue())
+  private let games = NIOLockedValueBox([String: GameRecord]())
+  private let thread = NIOThreadPool(numberOfThreads: 1)
+  /// Touched only on `thread`.
+  private let connection: Connection
+
+  init(path: String) throws {
+    connection = try Connection(path: path)
+    thread.start()
+  }
+
+  /// Commits `job`, answering after the commit: `false` when a move found its game at another
+  /// version (or finished), and nothing was written.
+  func perform(_ job: Job) async throws -> Bool {
+    try await withCheckedThrowingContinuation { done in
+      let start = queue.withLockedValue { queue in
+        queue.pending.append(Pending(job: job, done: done))
+        defer { queue.draining = true }
+        return !queue.draining
+      }
+      if start { thread.submit { _ in self.drain() } }
+    }
+  }
+
+  /// The live game `id` as last committed, when this process created it.
+  func cachedGame(id: String) -> GameRecord? {
+    games.withLockedValue { $0[id] }
+  }
+
+  func close() async throws {
+    try await thread.shutdownGracefully()
+    connection.close()
+  }
+
+  /// Commits batches until nobody is waiting. Runs on `thread`.
+  private func drain() {
+    while true {
+      let batch = queue.withLockedValue { queue in
+        defer { queue.pending.removeAll(keepingCapacity: true) }
+        if queue.pending.isEmpty { queue.draining = false }
+        return queue.pending
+      }
+      if batch.isEmpty { return }
+      let results = connection.commit(batch.map(\.job))
+      remember(zip(batch, results).map { ($0.job, $1) })
+      for (pending, result) in zip(batch, results) { pending.done.resume(with: result) }
+    }
+  }
+
+  /// Brings the live games up to date with what was just committed, in commit order.
+  private func remember(_ committed: [(Job, Result<Bool, any Error>)]) {
+    games.withLockedValue { games in
+      for (job, result) in committed {
+        switch (job, result) {
+        case (.insertGame(let game), .success) where game.finished == nil:
+          if games.count >= Self.cacheCapacity { games.remove(at: games.startIndex) }
+          games[game.id] = game
+        case (.saveMove(let move, _), .success(true)):
+          guard var game = games[move.gameID], move.finished == nil else {
+            games[move.gameID] = nil
+            continue
+          }
+          game.state = move.state
+          game.version = move.version
+          game.updatedAt = move.at
+          games[move.gameID] = game
+        case (.saveMove(let move, _), _):
+          games[move.gameID] = nil
+        case (.insertGame, _):
+          continue
+        }
+      }
+    }
+  }
+}
+
+/// An error SQLite reported, with its code and message.
+struct SQLiteFailure: Error, CustomStringConvertible {
+  var code: Int32
+  var message: String
+  var description: String { "SQLite error \(code): \(message)" }
+}
+
+/// One `sqlite3` connection and its prepared statements. Not thread-safe: only the writer's
+/// thread touches it.
+private final class Connection: @unchecked Sendable {
+  private var handle: OpaquePointer?
+  private var statements: [Statement: OpaquePointer] = [:]
+
+  private enum Statement: CaseIterable {
+    case begin, commit, rollback, savepoint, release, rollbackToSavepoint
+    case insertGame, updateGame, insertAction
+
+    var sql: String {
+      switch self {
+      case .begin: "BEGIN IMMEDIATE"
+      case .commit: "COMMIT"
+      case .rollback: "ROLLBACK"
+      case .savepoint: "SAVEPOINT job"
+      case .release: "RELEASE job"
+      case .rollbackToSavepoint: "ROLLBACK TO job"
+      case .insertGame:
+        """
+        INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
+          created_at, updated_at, finished_at, score, summary)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+        """
+      case .updateGame:
+        """
+        UPDATE games SET state = ?1, version = ?2, updated_at = ?3, finished_at = ?4,
+          score = ?5, summary = ?6
+        WHERE id = ?7 AND version = ?8 AND finished_at IS NULL
+        """
+      case .insertAction:
+        "INSERT INTO actions (game_id, version, action, at) VALUES (?1, ?2, ?3, ?4)"
+      }
+    }
+  }
+
+  /// A parameter of a statement.
+  private enum Value {
+    case text(String)
+    case integer(Int64)
+    case null
+
+    init(_ text: String?) { self = text.map { .text($0) } ?? .null }
+    init(_ integer: Int64?) { self = integer.map { .integer($0) } ?? .null }
+    init(_ integer: Int?) { self.init(integer.map(Int64.init)) }
+  }
+
+  init(path: String) throws {
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
+    guard opened == SQLITE_OK else {
+      let failure = self.failure(opened)
+      close()
+      throw failure
+    }
+    // As for the pool's connections: wait for other writers rather than fail, commit in WAL
+    // with `synchronous = NORMAL`, enforce foreign keys.
+    sqlite_nio_sqlite3_busy_timeout(handle, 5000)
+    do {
+      for pragma in ["PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"] {
+        let result = sqlite_nio_sqlite3_exec(handle, pragma, nil, nil, nil)
+        guard result == SQLITE_OK else { throw self.failure(result) }
+      }
+      for statement in Statement.allCases {
+        var prepared: OpaquePointer?
+        let result = sqlite_nio_sqlite3_prepare_v3(
+          handle, statement.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
+        guard result == SQLITE_OK, let prepared else { throw self.failure(result) }
+        statements[statement] = prepared
+      }
+    } catch {
+      close()
+      throw error
+    }
+  }
+
+  func close() {
+    for statement in statements.values { sqlite_nio_sqlite3_finalize(statement) }
+    statements = [:]
+    sqlite_nio_sqlite3_close_v2(handle)
+    handle = nil
+  }
+
+  /// Runs `jobs` in one transaction, each in a savepoint: a job that fails is undone alone,
+  /// and when the commit itself fails, every job fails with it.
+  func commit(_ jobs: [SQLiteWriter.Job]) -> [Result<Bool, any Error>] {
+    do {
+      try run(.begin)
+    } catch {
+      return jobs.map { _ in .failure(error) }
+    }
+    var results: [Result<Bool, any Error>] = []
+    results.reserveCapacity(jobs.count)
+    for job in jobs {
+      do {
+        try run(.savepoint)
+        let written = try perform(job)
+        try run(.release)
+        results.append(.success(written))
+      } catch {
+        try? run(.rollbackToSavepoint)
+        try? run(.release)
+        results.append(.failure(error))
+      }
+    }
+    do {
+      try run(.commit)
+    } catch {
+      try? run(.rollback)
+      return jobs.map { _ in .failure(error) }
+    }
+    return results
+  }
+
+  private func perform(_ job: SQLiteWriter.Job) throws -> Bool {
+    switch job {
+    case .insertGame(let game):
+      try run(
+        .insertGame,
+        [
+          .text(game.id), .text(game.playerID), .text(game.kind), Value(game.variant),
+          .text(game.settings), .integer(Int64(bitPattern: game.seed)), .text(game.state),
+          Value(game.version), .integer(game.createdAt), .integer(game.updatedAt),
+          Value(game.finished?.at), Value(game.finished?.score), Value(game.finished?.summary),
+        ])
+      return true
+    case .saveMove(let move, let expectedVersion):
+      try run(
+        .updateGame,
+        [
+          .text(move.state), Value(move.version), .integer(move.at), Value(move.finished?.at),
+          Value(move.finished?.score), Value(move.finished?.summary), .text(move.gameID),
+          Value(expectedVersion),
+        ])
+      guard sqlite_nio_sqlite3_changes(handle) == 1 else { return false }
+      if let action = move.action {
+        try run(
+          .insertAction,
+          [.text(move.gameID), Value(move.version), .text(action), .integer(move.at)])
+      }
+      return true
+    }
+  }
+
+  /// Binds `values`, steps the statement to its end, and leaves it ready for the next time.
+  private func run(_ statement: Statement, _ values: [Value] = []) throws {
+    guard let prepared = statements[statement] else {
+      throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed")
+    }
+    defer {
+      sqlite_nio_sqlite3_reset(prepared)
+      sqlite_nio_sqlite3_clear_bindings(prepared)
+    }
+    for (offset, value) in values.enumerated() {
+      let index = Int32(offset + 1)
+      let bound: Int32
+      switch value {
+      case .integer(let integer): bound = sqlite_nio_sqlite3_bind_int64(prepared, index, integer)
+      case .null: bound = sqlite_nio_sqlite3_bind_null(prepared, index)
+      case .text(let text):
+        var text = text
+        bound = text.withUTF8 { bytes in
+          bytes.withMemoryRebound(to: CChar.self) {
+            // A `nil` address would bind NULL, not the empty string.
+            guard let address = $0.baseAddress else {
+              return sqlite_nio_sqlite3_bind_text64(
+                prepared, index, "", 0, transient, UInt8(SQLITE_UTF8))
+            }
+            return sqlite_nio_sqlite3_bind_text64(
+              prepared, index, address, UInt64($0.count), transient, UInt8(SQLITE_UTF8))
+          }
+        }
+      }
+      guard bound == SQLITE_OK else { throw failure(bound) }
+    }
+    let stepped = sqlite_nio_sqlite3_step(prepared)
+    guard stepped == SQLITE_DONE || stepped == SQLITE_ROW else { throw failure(stepped) }
+  }
+
+  private func failure(_ code: Int32) -> SQLiteFailure {
+    let message = sqlite_nio_sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown"
+    return SQLiteFailure(code: code, message: message)
+  }
+}
+
+/// SQLite copies a value bound with this destructor before the call returns.
+private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
