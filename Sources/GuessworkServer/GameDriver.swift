@@ -31,6 +31,13 @@ struct Outcome: Sendable {
   var summaryValue: any Encodable & Sendable
 }
 
+/// A game's state as stored: its JSON, and which game at which version it is.
+struct StoredState: Sendable {
+  var gameID: String
+  var version: Int
+  var json: String
+}
+
 /// One game kind, erased so that routes can drive any game from its stored JSON.
 /// The server lists the games in one place (``GameDrivers/all``); adding a game means one
 /// line there.
@@ -41,11 +48,11 @@ protocol GameDriver: Sendable {
     Outcome, variant: String?
   )
   /// Lets time pass; `nil` when nothing changed.
-  func tick(state: String, now: Instant) throws -> Outcome?
+  func tick(_ state: StoredState, now: Instant) throws -> Outcome?
   /// The view at `now` with no change.
-  func view(state: String, now: Instant) throws -> Outcome
+  func view(_ state: StoredState, now: Instant) throws -> Outcome
   /// Applies the action in a request body `{"action": {...}}` (after letting time pass).
-  func apply(body: Data, state: String, now: Instant) throws -> (Outcome, action: String)
+  func apply(body: Data, to state: StoredState, now: Instant) throws -> (Outcome, action: String)
 }
 
 /// The driver of one engine.
@@ -88,18 +95,20 @@ struct Driver<G: Game>: GameDriver {
     return (outcome, variant)
   }
 
-  func tick(state: String, now: Instant) throws -> Outcome? {
+  func tick(_ state: StoredState, now: Instant) throws -> Outcome? {
     var game = try decode(state)
     let before = game
     let events = game.tick(at: now)
     return game == before ? nil : try outcome(game, events: events, now: now)
   }
 
-  func view(state: String, now: Instant) throws -> Outcome {
-    try outcome(try decode(state), events: [], now: now, encoded: state)
+  func view(_ state: StoredState, now: Instant) throws -> Outcome {
+    try outcome(try decode(state), events: [], now: now, encoded: state.json)
   }
 
-  func apply(body: Data, state: String, now: Instant) throws -> (Outcome, action: String) {
+  func apply(body: Data, to state: StoredState, now: Instant) throws -> (
+    Outcome, action: String
+  ) {
     let action = try JSONDecoder().decode(ActionBody.self, from: body).action
     var game = try decode(state)
     var events = game.tick(at: now)
@@ -110,13 +119,17 @@ struct Driver<G: Game>: GameDriver {
       throw APIError.refused(error)
     }
     let encodedAction = String(decoding: try stateEncoder.encode(action), as: UTF8.self)
-    return (try outcome(game, events: events, now: now), encodedAction)
+    let outcome = try outcome(game, events: events, now: now)
+    // Remembered as the next version, which is what it will be if it is stored; if it is
+    // not, the JSON of whatever is stored instead will not match.
+    decoded[state.gameID, state.version + 1] = (outcome.state, game)
+    return (outcome, encodedAction)
   }
 
-  private func decode(_ state: String) throws -> G {
-    if let game = decoded[state] { return game }
-    let game = try JSONDecoder().decode(G.self, from: Data(state.utf8))
-    decoded[state] = game
+  private func decode(_ state: StoredState) throws -> G {
+    if let (json, game) = decoded[state.gameID, state.version], json == state.json { return game }
+    let game = try JSONDecoder().decode(G.self, from: Data(state.json.utf8))
+    decoded[state.gameID, state.version] = (state.json, game)
     return game
   }
 
@@ -125,7 +138,6 @@ struct Driver<G: Game>: GameDriver {
     throws -> Outcome
   {
     let state = try encoded ?? String(decoding: stateEncoder.encode(game), as: UTF8.self)
-    if encoded == nil { decoded[state] = game }
     return Outcome(
       state: state,
       settings: "",
@@ -139,20 +151,30 @@ struct Driver<G: Game>: GameDriver {
   }
 }
 
-/// Game states by their JSON, at most ``capacity`` of them (beyond that, one is forgotten).
-/// A state's JSON always decodes to the same value, so nothing here ever goes stale.
+/// Decoded game states by game and version, each with the JSON it was decoded from: a hit
+/// counts only when that JSON is the one asked about (the same string, usually, so comparing
+/// is immediate). At most ``capacity`` of them; beyond that, one is forgotten.
 final class DecodedStates<G: Game>: Sendable {
-  static var capacity: Int { 2048 }
-  private let states = NIOLockedValueBox([String: G]())
+  static var capacity: Int { 4096 }
 
-  subscript(json: String) -> G? {
-    get { states.withLockedValue { $0[json] } }
+  private struct Key: Hashable {
+    var gameID: String
+    var version: Int
+  }
+
+  private let states = NIOLockedValueBox([Key: (json: String, game: G)]())
+
+  subscript(gameID: String, version: Int) -> (json: String, game: G)? {
+    get { states.withLockedValue { $0[Key(gameID: gameID, version: version)] } }
     set {
+      let key = Key(gameID: gameID, version: version)
       states.withLockedValue { states in
-        if states.count >= Self.capacity, states[json] == nil {
+        // One entry per game: the previous version will not be asked for again.
+        states[Key(gameID: gameID, version: version - 1)] = nil
+        if states.count >= Self.capacity, states[key] == nil {
           states.remove(at: states.startIndex)
         }
-        states[json] = newValue
+        states[key] = newValue
       }
     }
   }
