@@ -45,10 +45,18 @@ local function number(body, key)
   return tonumber(string.match(body, '"' .. key .. '":(%-?%d+)'))
 end
 
+-- The statuses of unexpected answers, as text (at most a few hundred characters).
+function note(seen, status)
+  seen = seen or ""
+  if #seen < 200 then seen = seen .. status .. " " end
+  return seen
+end
+
 function response(status, headers, body)
   if pending == "player" then
     local set = headers["Set-Cookie"] or headers["set-cookie"]
-    if status == 201 and set then cookie = string.match(set, "^([^;]+)") else errors = errors + 1 end
+    if status == 201 and set then cookie = string.match(set, "^([^;]+)") else errors = errors + 1
+    unexpected = note(unexpected, status) end
   elseif status == 200 or status == 201 then
     if pending == "game" then
       game = string.match(body, '"id":"([^"]+)"')
@@ -61,6 +69,7 @@ function response(status, headers, body)
     if string.find(body, '"isOver":true', 1, true) then game = nil end
   else
     errors = errors + 1
+    unexpected = note(unexpected, status)
     game = nil
   end
 end
@@ -71,8 +80,10 @@ function done(summary, latency, requests)
     actions = actions + thread:get("actions")
     games = games + thread:get("games")
     errors = errors + thread:get("errors")
+    statuses = (statuses or "") .. (thread:get("unexpected") or "")
   end
   local seconds = summary.duration / 1e6
   io.write(string.format("MOVES actions=%d games=%d errors=%d actions_per_s=%.1f\n",
     actions, games, errors, actions / seconds))
+  if statuses and #statuses > 0 then io.write("UNEXPECTED " .. statuses .. "\n") end
 end

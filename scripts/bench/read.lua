@@ -25,6 +25,13 @@ function request()
   return wrk.format("GET", "/api/games/" .. game, headers)
 end
 
+-- The statuses of unexpected answers, as text (at most a few hundred characters).
+function note(seen, status)
+  seen = seen or ""
+  if #seen < 200 then seen = seen .. status .. " " end
+  return seen
+end
+
 function response(status, headers, body)
   if pending == "player" then
     local set = headers["Set-Cookie"] or headers["set-cookie"]
@@ -35,6 +42,7 @@ function response(status, headers, body)
     reads = reads + 1
   else
     errors = errors + 1
+    unexpected = note(unexpected, status)
   end
 end
 
@@ -43,7 +51,9 @@ function done(summary, latency, requests)
   for _, thread in ipairs(threads) do
     reads = reads + thread:get("reads")
     errors = errors + thread:get("errors")
+    statuses = (statuses or "") .. (thread:get("unexpected") or "")
   end
   io.write(string.format("READS reads=%d errors=%d reads_per_s=%.1f\n", reads, errors,
     reads / (summary.duration / 1e6)))
+  if statuses and #statuses > 0 then io.write("UNEXPECTED " .. statuses .. "\n") end
 end

@@ -74,17 +74,25 @@ def wrk(url, connections, seconds, script=None):
     }
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
-    result["errors"] = (int(non2xx.group(1)) if non2xx else 0) + (
-        sum(int(g) for g in socket_errors.groups()) if socket_errors else 0)
+    non2xx = int(non2xx.group(1)) if non2xx else 0
+    result["errors"] = non2xx + (sum(int(g) for g in socket_errors.groups()) if socket_errors else 0)
     moves = re.search(r"MOVES actions=(\d+) games=(\d+) errors=(\d+) actions_per_s=([\d.]+)", out)
     if moves:
         result["rps"] = float(moves.group(4))
         result["games"] = int(moves.group(2))
-        result["errors"] += int(moves.group(3))
+        # The script counts the unexpected answers that wrk counts as non-2xx: once, not twice.
+        result["errors"] += max(0, int(moves.group(3)) - non2xx)
+    unexpected = re.search(r"UNEXPECTED (.*)", out)
+    if unexpected:
+        result["unexpected"] = unexpected.group(1).split()
+    socket = [f"{kind} {n}" for kind, n in zip(("connect", "read", "write", "timeout"), socket_errors.groups())
+              if int(n)] if socket_errors else []
+    if socket:
+        result["socket"] = socket
     reads = re.search(r"READS reads=(\d+) errors=(\d+) reads_per_s=([\d.]+)", out)
     if reads:
         result["rps"] = float(reads.group(3))
-        result["errors"] += int(reads.group(2))
+        result["errors"] += max(0, int(reads.group(2)) - non2xx)
     return result
 
 
@@ -130,6 +138,12 @@ def main():
         errors += run_errors
         print(f"| {names[key]} | {rps:,.0f} | {median_of(runs, 'p50'):.2f} | {median_of(runs, 'p99'):.2f} "
               f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} |")
+    for key, runs in results.items():
+        statuses = sorted(s for run in runs for s in run.get("unexpected", []))
+        socket = [s for run in runs for s in run.get("socket", [])]
+        if statuses or socket:
+            print(f"\n{names[key]}: unexpected statuses {' '.join(statuses) or 'none'}; "
+                  f"socket errors {', '.join(socket) or 'none'}")
     if options.smoke:
         moved = sum(1 for run in results["moves"] if run["rps"] > 0)
         if errors or not moved:
