@@ -343,7 +343,7 @@ struct API: Sendable {
   private func readGame(_ request: Request, id: String) async throws -> Response {
     let (record, driver) = try await ownGame(request, id: id)
     let now = clock()
-    if record.finished == nil, let ticked = try driver.tick(record.stored, now: now) {
+    if record.finished == nil, let ticked = try driver.tick(record, now: now) {
       // Time ran out while nobody was looking: record the end, then show it. A tick that
       // does not end the game needs no storing: it follows from the stored state and time.
       let version =
@@ -352,7 +352,7 @@ struct API: Sendable {
     }
     return json(
       reply(
-        record, try driver.view(record.stored, now: now), version: record.version, events: nil
+        record, try driver.view(record, now: now), version: record.version, events: nil
       ))
   }
 
@@ -384,12 +384,12 @@ struct API: Sendable {
     let envelope = try JSONDecoder().decode(ActionEnvelope.self, from: body)
     let now = clock()
     if record.finished != nil { throw APIError.gameOver }
-    if let ticked = try driver.tick(record.stored, now: now), ticked.isOver {
+    if let ticked = try driver.tick(record, now: now), ticked.isOver {
       _ = try await saveTimeout(record, ticked, now: now)
       throw APIError(.conflict, "game-over", "Time is up: the game is over.")
     }
     guard envelope.version == record.version else { throw APIError.stale(record.version) }
-    let (outcome, action) = try driver.apply(body: body, to: record.stored, now: now)
+    let (outcome, action) = try driver.apply(body: body, to: record, now: now)
     let version = record.version + 1
     let saved = try await store.saveMove(
       Move(
@@ -438,8 +438,4 @@ extension APIError {
       .conflict, "stale-version",
       "The game has moved on (it is at version \(current)); reload it and try again.")
   }
-}
-
-extension GameRecord {
-  var stored: StoredState { StoredState(gameID: id, version: version, json: state) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkStore
 import HTTPTypes
 import Hummingbird
 import NIOConcurrencyHelpers
@@ -31,13 +32,6 @@ struct Outcome: Sendable {
   var summaryValue: any Encodable & Sendable
 }
 
-/// A game's state as stored: its JSON, and which game at which version it is.
-struct StoredState: Sendable {
-  var gameID: String
-  var version: Int
-  var json: String
-}
-
 /// One game kind, erased so that routes can drive any game from its stored JSON.
 /// The server lists the games in one place (``GameDrivers/all``); adding a game means one
 /// line there.
@@ -48,11 +42,11 @@ protocol GameDriver: Sendable {
     Outcome, variant: String?
   )
   /// Lets time pass; `nil` when nothing changed.
-  func tick(_ state: StoredState, now: Instant) throws -> Outcome?
+  func tick(_ game: GameRecord, now: Instant) throws -> Outcome?
   /// The view at `now` with no change.
-  func view(_ state: StoredState, now: Instant) throws -> Outcome
+  func view(_ game: GameRecord, now: Instant) throws -> Outcome
   /// Applies the action in a request body `{"action": {...}}` (after letting time pass).
-  func apply(body: Data, to state: StoredState, now: Instant) throws -> (Outcome, action: String)
+  func apply(body: Data, to game: GameRecord, now: Instant) throws -> (Outcome, action: String)
 }
 
 /// The driver of one engine.
@@ -64,8 +58,8 @@ struct Driver<G: Game>: GameDriver {
     settings
   }
 
-  /// States decoded lately, by their JSON: a game in play is read and moved again and again,
-  /// and decoding its state costs more than the rest of a move (BENCHMARKS.md).
+  /// States decoded lately, by game and version: a game in play is read and moved again and
+  /// again, and decoding its state costs more than the rest of a move (BENCHMARKS.md).
   private let decoded = DecodedStates<G>()
 
   var kind: GameKind { G.kind }
@@ -95,22 +89,22 @@ struct Driver<G: Game>: GameDriver {
     return (outcome, variant)
   }
 
-  func tick(_ state: StoredState, now: Instant) throws -> Outcome? {
-    var game = try decode(state)
+  func tick(_ record: GameRecord, now: Instant) throws -> Outcome? {
+    var game = try decode(record)
     let before = game
     let events = game.tick(at: now)
     return game == before ? nil : try outcome(game, events: events, now: now)
   }
 
-  func view(_ state: StoredState, now: Instant) throws -> Outcome {
-    try outcome(try decode(state), events: [], now: now, encoded: state.json)
+  func view(_ record: GameRecord, now: Instant) throws -> Outcome {
+    try outcome(try decode(record), events: [], now: now, encoded: record.state)
   }
 
-  func apply(body: Data, to state: StoredState, now: Instant) throws -> (
+  func apply(body: Data, to record: GameRecord, now: Instant) throws -> (
     Outcome, action: String
   ) {
     let action = try JSONDecoder().decode(ActionBody.self, from: body).action
-    var game = try decode(state)
+    var game = try decode(record)
     var events = game.tick(at: now)
     if game.isOver { throw APIError.gameOver }
     do {
@@ -122,14 +116,14 @@ struct Driver<G: Game>: GameDriver {
     let outcome = try outcome(game, events: events, now: now)
     // Remembered as the next version, which is what it will be if it is stored; if it is
     // not, the JSON of whatever is stored instead will not match.
-    decoded[state.gameID, state.version + 1] = (outcome.state, game)
+    decoded[record.id, record.version + 1] = (outcome.state, game)
     return (outcome, encodedAction)
   }
 
-  private func decode(_ state: StoredState) throws -> G {
-    if let (json, game) = decoded[state.gameID, state.version], json == state.json { return game }
-    let game = try JSONDecoder().decode(G.self, from: Data(state.json.utf8))
-    decoded[state.gameID, state.version] = (state.json, game)
+  private func decode(_ record: GameRecord) throws -> G {
+    if let (json, game) = decoded[record.id, record.version], json == record.state { return game }
+    let game = try JSONDecoder().decode(G.self, from: Data(record.state.utf8))
+    decoded[record.id, record.version] = (record.state, game)
     return game
   }
 

@@ -80,15 +80,13 @@ public final class SQLStore: GuessworkStore {
           on: group.next()),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
-    let isSQLite = if case .sqlite = location { true } else { false }
+    let sqlitePath: String? = if case .sqlite(let path) = location { path } else { nil }
     do {
-      try await SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite).migrate()
+      try await SQLStore(pool: pool, logger: logger, serializeWrites: sqlitePath != nil).migrate()
       // The writer prepares its statements, so it opens once the tables exist.
-      guard case .sqlite(let path) = location else {
-        return SQLStore(pool: pool, logger: logger, serializeWrites: false)
-      }
       return SQLStore(
-        pool: pool, logger: logger, serializeWrites: true, writer: try SQLiteWriter(path: path))
+        pool: pool, logger: logger, serializeWrites: sqlitePath != nil,
+        writer: try sqlitePath.map(SQLiteWriter.init))
     } catch {
       try? await pool.shutdown()
       throw error

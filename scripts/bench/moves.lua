@@ -55,8 +55,12 @@ end
 function response(status, headers, body)
   if pending == "player" then
     local set = headers["Set-Cookie"] or headers["set-cookie"]
-    if status == 201 and set then cookie = string.match(set, "^([^;]+)") else errors = errors + 1
-    unexpected = note(unexpected, status) end
+    if status == 201 and set then
+      cookie = string.match(set, "^([^;]+)")
+    else
+      errors = errors + 1
+      unexpected = note(unexpected, status)
+    end
   elseif status == 200 or status == 201 then
     if pending == "game" then
       game = string.match(body, '"id":"([^"]+)"')

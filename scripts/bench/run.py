@@ -76,19 +76,19 @@ def wrk(url, connections, seconds, script=None):
     socket_errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
     non2xx = int(non2xx.group(1)) if non2xx else 0
     result["errors"] = non2xx + (sum(int(g) for g in socket_errors.groups()) if socket_errors else 0)
+    socket = [f"{kind} {n}" for kind, n in zip(("connect", "read", "write", "timeout"), socket_errors.groups())
+              if int(n)] if socket_errors else []
+    if socket:
+        result["socket"] = socket
+    unexpected = re.search(r"UNEXPECTED (.*)", out)
+    if unexpected:
+        result["unexpected"] = unexpected.group(1).split()
     moves = re.search(r"MOVES actions=(\d+) games=(\d+) errors=(\d+) actions_per_s=([\d.]+)", out)
     if moves:
         result["rps"] = float(moves.group(4))
         result["games"] = int(moves.group(2))
         # The script counts the unexpected answers that wrk counts as non-2xx: once, not twice.
         result["errors"] += max(0, int(moves.group(3)) - non2xx)
-    unexpected = re.search(r"UNEXPECTED (.*)", out)
-    if unexpected:
-        result["unexpected"] = unexpected.group(1).split()
-    socket = [f"{kind} {n}" for kind, n in zip(("connect", "read", "write", "timeout"), socket_errors.groups())
-              if int(n)] if socket_errors else []
-    if socket:
-        result["socket"] = socket
     reads = re.search(r"READS reads=(\d+) errors=(\d+) reads_per_s=([\d.]+)", out)
     if reads:
         result["rps"] = float(reads.group(3))
