@@ -99,7 +99,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GuessworkStoreTests",
-      dependencies: ["GuessworkStore"],
+      dependencies: ["GuessworkStore", "GuessworkCore"],
       swiftSettings: strict
     ),
     .testTarget(

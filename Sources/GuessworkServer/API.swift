@@ -173,7 +173,7 @@ struct API: Sendable {
     let token = Identity.newToken()
     let record = PlayerRecord(
       id: UUID().uuidString.lowercased(), name: name,
-      preferences: String(decoding: try stateEncoder.encode(Preferences()), as: UTF8.self),
+      preferences: try CompactJSON.string(Preferences()),
       createdAt: clock().milliseconds)
     try await store.insertPlayer(record, tokenHash: Identity.hash(token))
     var response = json(PlayerView(record), status: .created)
@@ -202,7 +202,7 @@ struct API: Sendable {
     let changes = try JSONDecoder().decode(PlayerChanges.self, from: try await body(of: request))
     if let name = changes.name { player.name = try PlayerRules.validName(name) }
     if let preferences = changes.preferences {
-      player.preferences = String(decoding: try stateEncoder.encode(preferences), as: UTF8.self)
+      player.preferences = try CompactJSON.string(preferences)
     }
     try await store.updatePlayer(
       id: player.id, name: player.name, preferences: player.preferences,

@@ -109,7 +109,7 @@ public func importDeck(
     folder, id: id, builtIn: ContentLibrary.bundled.decks, sha256: Identity.sha256)
   try await store.replaceDeck(
     id: read.deck.id,
-    manifest: String(decoding: try stateEncoder.encode(read.deck), as: UTF8.self),
+    manifest: try CompactJSON.string(read.deck),
     pictures: read.pictures.map {
       StoredPicture(id: $0.id, contentType: $0.contentType, data: $0.data)
     }, at: now)

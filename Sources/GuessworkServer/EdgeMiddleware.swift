@@ -87,20 +87,13 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 }
 
-/// The encoder of every JSON answer.
-let responseEncoder: JSONEncoder = {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  return encoder
-}()
-
 /// A JSON answer.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-  let data =
-    (try? responseEncoder.encode(value))
-    ?? Data(#"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8)
+  let bytes =
+    (try? CompactJSON.encode(value))
+    ?? Array(#"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8)
   return Response(
     status: status,
     headers: [.contentType: "application/json; charset=utf-8"],
-    body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
 }

@@ -85,7 +85,7 @@ struct Driver<G: Game>: GameDriver {
       throw APIError.invalidSetting(error)
     }
     var outcome = try outcome(game, events: [], now: now)
-    outcome.settings = String(decoding: try stateEncoder.encode(game.settings), as: UTF8.self)
+    outcome.settings = try CompactJSON.string(game.settings)
     return (outcome, variant)
   }
 
@@ -112,7 +112,7 @@ struct Driver<G: Game>: GameDriver {
     } catch {
       throw APIError.refused(error)
     }
-    let encodedAction = String(decoding: try stateEncoder.encode(action), as: UTF8.self)
+    let encodedAction = try CompactJSON.string(action)
     let outcome = try outcome(game, events: events, now: now)
     // Remembered as the next version, which is what it will be if it is stored; if it is
     // not, the JSON of whatever is stored instead will not match.
@@ -131,7 +131,7 @@ struct Driver<G: Game>: GameDriver {
   private func outcome(_ game: G, events: [G.Event], now: Instant, encoded: String? = nil)
     throws -> Outcome
   {
-    let state = try encoded ?? String(decoding: stateEncoder.encode(game), as: UTF8.self)
+    let state = try encoded ?? CompactJSON.string(game)
     return Outcome(
       state: state,
       settings: "",
@@ -140,7 +140,7 @@ struct Driver<G: Game>: GameDriver {
       isOver: game.isOver,
       score: game.score,
       summary: game.isOver
-        ? String(decoding: try stateEncoder.encode(game.summary), as: UTF8.self) : nil,
+        ? try CompactJSON.string(game.summary) : nil,
       summaryValue: game.summary)
   }
 }
@@ -173,13 +173,6 @@ final class DecodedStates<G: Game>: Sendable {
     }
   }
 }
-
-/// Encodes states and actions for storage.
-let stateEncoder: JSONEncoder = {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  return encoder
-}()
 
 extension APIError {
   static let gameOver = APIError(.conflict, "game-over", "The game is over.")

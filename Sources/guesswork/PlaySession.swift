@@ -24,16 +24,10 @@ struct GameClock {
   }
 }
 
-/// Encodes states and actions as the server stores them (sorted keys, no escaped slashes), so a
-/// game played in the terminal is stored exactly like one played in a browser.
-let storedEncoder: JSONEncoder = {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-  return encoder
-}()
-
+/// Encodes states and actions as the server stores them, so a game played in the terminal is
+/// stored exactly like one played in a browser.
 func encoded(_ value: some Encodable) -> String {
-  String(decoding: (try? storedEncoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+  (try? CompactJSON.string(value)) ?? "null"
 }
 
 /// One game being played: the engine, and every accepted step as the server would store it.
