@@ -92,6 +92,22 @@ struct DefenceTests {
     }
   }
 
+  @Test("The player cookie is found among others, and only under its own name")
+  func cookieAmongOthers() async throws {
+    try await withServer(.sqlite) { client, _ in
+      let ana = try await Player.join(client)
+      let token = String(ana.cookie.dropFirst("guesswork_player=".count))
+      func me(_ cookie: String) async throws -> HTTPResponse.Status {
+        try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: cookie]).status
+      }
+      #expect(try await me("theme=dark; guesswork_player=\(token); lang=en") == .ok)
+      #expect(try await me("theme=dark;guesswork_player=\(token)") == .ok)
+      #expect(try await me("xguesswork_player=\(token)") == .unauthorized)
+      #expect(try await me("guesswork_player=\(token)x") == .unauthorized)
+      #expect(try await me("guesswork_player=\(token.dropLast())") == .unauthorized)
+    }
+  }
+
   @Test(
     "Names are 1...24 characters after trimming, without control characters",
     arguments: [

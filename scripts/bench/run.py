@@ -6,6 +6,7 @@
 All three at the same concurrency, each repeated; medians reported, with (b)/(a) and (c)/(a).
 """
 import argparse
+import json
 import os
 import re
 import socket
@@ -60,11 +61,30 @@ def to_ms(text):
     return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
 
 
-def wrk(url, connections, seconds, script=None):
+def post(url, path, body, cookie=None):
+    request = urllib.request.Request(url + path, data=body.encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              **({"Cookie": cookie} if cookie else {})})
+    with urllib.request.urlopen(request) as answer:
+        return answer.headers.get("Set-Cookie", "").split(";")[0], json.load(answer)
+
+
+def live_games(url, count):
+    """One player and one new Number game per connection, as "cookie|game-id" for read.lua."""
+    pairs = []
+    for _ in range(count):
+        cookie, _ = post(url, "/api/players", '{"name":"Reader"}')
+        _, game = post(url, "/api/games", '{"game":"number"}', cookie)
+        pairs.append(f"{cookie}|{game['id']}")
+    return pairs
+
+
+def wrk(url, connections, seconds, script=None, script_args=()):
     args = ["wrk", "-t", str(connections), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
     if script:
         args += ["-s", os.path.join(HERE, script)]
-    out = subprocess.run(args + [url], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(args + [url, "--", *script_args], capture_output=True, text=True,
+                         check=True).stdout
     result = {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
         "p50": to_ms(re.search(r"\s50%\s+(\S+)", out).group(1)),
@@ -89,10 +109,6 @@ def wrk(url, connections, seconds, script=None):
         result["games"] = int(moves.group(2))
         # The script counts the unexpected answers that wrk counts as non-2xx: once, not twice.
         result["errors"] += max(0, int(moves.group(3)) - non2xx)
-    reads = re.search(r"READS reads=(\d+) errors=(\d+) reads_per_s=([\d.]+)", out)
-    if reads:
-        result["rps"] = float(reads.group(3))
-        result["errors"] += max(0, int(reads.group(2)) - non2xx)
     return result
 
 
@@ -113,10 +129,11 @@ def main():
     process, url, start_seconds = start_server(options.binary, options.database_url)
     try:
         results = {"ceiling": [], "moves": [], "reads": []}
+        readers = live_games(url, options.connections)
         for _ in range(options.runs):
             results["ceiling"].append(wrk(url + "/ping", options.connections, options.seconds))
             results["moves"].append(wrk(url, options.connections, options.seconds, "moves.lua"))
-            results["reads"].append(wrk(url, options.connections, options.seconds, "read.lua"))
+            results["reads"].append(wrk(url, options.connections, options.seconds, "read.lua", readers))
         rss = peak_rss_mb(process.pid)
     finally:
         process.terminate()
