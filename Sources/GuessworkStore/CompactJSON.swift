@@ -29,12 +29,15 @@ public enum CompactJSON {
 /// Containers are only ever used in order (a value finishes before its parent writes the next
 /// key), so one stack of open containers is enough: whenever a container writes, any deeper
 /// container still open belongs to a value that has finished, and is closed first.
+///
+/// One encoding runs on one thread, so its properties skip the runtime's exclusivity checks
+/// (they were a few percent of a move).
 private final class Writer {
-  var bytes: [UInt8] = []
+  @exclusivity(unchecked) var bytes: [UInt8] = []
   /// Open containers, outermost first.
-  private var frames: [Frame] = []
+  @exclusivity(unchecked) private var frames: [Frame] = []
   /// A key or an array position has been written and waits for its value.
-  private var awaitingValue = false
+  @exclusivity(unchecked) private var awaitingValue = false
 
   private struct Frame {
     var isObject: Bool
@@ -43,6 +46,7 @@ private final class Writer {
 
   init() {
     bytes.reserveCapacity(1024)
+    frames.reserveCapacity(8)
   }
 
   func encodeTopLevel(_ value: some Encodable) throws {
