@@ -374,22 +374,18 @@ struct API: Sendable {
       body: .init(byteBuffer: ByteBuffer(string: svg)))
   }
 
-  private struct ActionEnvelope: Decodable {
-    var version: Int
-  }
-
   private func act(_ request: Request, id: String) async throws -> Response {
     let (record, driver) = try await ownGame(request, id: id)
     let body = try await body(of: request)
-    let envelope = try JSONDecoder().decode(ActionEnvelope.self, from: body)
+    let asked = try driver.read(body: body)
     let now = clock()
     if record.finished != nil { throw APIError.gameOver }
     if let ticked = try driver.tick(record, now: now), ticked.isOver {
       _ = try await saveTimeout(record, ticked, now: now)
       throw APIError(.conflict, "game-over", "Time is up: the game is over.")
     }
-    guard envelope.version == record.version else { throw APIError.stale(record.version) }
-    let (outcome, action) = try driver.apply(body: body, to: record, now: now)
+    guard asked.version == record.version else { throw APIError.stale(record.version) }
+    let (outcome, action) = try driver.apply(asked, to: record, now: now)
     let version = record.version + 1
     let saved = try await store.saveMove(
       Move(

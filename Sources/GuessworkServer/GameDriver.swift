@@ -45,8 +45,21 @@ protocol GameDriver: Sendable {
   func tick(_ game: GameRecord, now: Instant) throws -> Outcome?
   /// The view at `now` with no change.
   func view(_ game: GameRecord, now: Instant) throws -> Outcome
-  /// Applies the action in a request body `{"action": {...}}` (after letting time pass).
-  func apply(body: Data, to game: GameRecord, now: Instant) throws -> (Outcome, action: String)
+  /// Reads a request body `{"version": N, "action": {...}}` once. Only a missing or invalid
+  /// version throws here: what is wrong with the action is told when it is applied, after the
+  /// version has been checked (a stale client hears that first).
+  func read(body: Data) throws -> ActionRequest
+  /// Applies the action of `request` (after letting time pass).
+  func apply(_ request: ActionRequest, to game: GameRecord, now: Instant) throws -> (
+    Outcome, action: String
+  )
+}
+
+/// A request body to act on a game, read: the version the client saw, and the action (or what
+/// made it unreadable).
+struct ActionRequest: Sendable {
+  var version: Int
+  fileprivate var action: Result<any Sendable, any Error>
 }
 
 /// The driver of one engine.
@@ -69,7 +82,26 @@ struct Driver<G: Game>: GameDriver {
   }
 
   private struct ActionBody: Decodable {
-    var action: G.Action
+    var version: Int
+    var action: Result<G.Action, any Error>
+
+    enum CodingKeys: String, CodingKey { case version, action }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      version = try container.decode(Int.self, forKey: .version)
+      action = Result {
+        do {
+          return try container.decode(G.Action.self, forKey: .action)
+        } catch let error as DecodingError {
+          throw error
+        } catch {
+          // What JSONDecoder itself says of a number it cannot hold, as it would at the top.
+          throw DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+      }
+    }
   }
 
   func start(body: Data, options: GameOptions, seed: UInt64, now: Instant) throws -> (
@@ -100,10 +132,17 @@ struct Driver<G: Game>: GameDriver {
     try outcome(try decode(record), events: [], now: now, encoded: record.state)
   }
 
-  func apply(body: Data, to record: GameRecord, now: Instant) throws -> (
+  func read(body: Data) throws -> ActionRequest {
+    let body = try JSONDecoder().decode(ActionBody.self, from: body)
+    return ActionRequest(version: body.version, action: body.action.map { $0 })
+  }
+
+  func apply(_ request: ActionRequest, to record: GameRecord, now: Instant) throws -> (
     Outcome, action: String
   ) {
-    let action = try JSONDecoder().decode(ActionBody.self, from: body).action
+    guard let action = try request.action.get() as? G.Action else {
+      preconditionFailure("An action read by another game's driver.")
+    }
     var game = try decode(record)
     var events = game.tick(at: now)
     if game.isOver { throw APIError.gameOver }

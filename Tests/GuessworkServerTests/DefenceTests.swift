@@ -23,6 +23,10 @@ struct DefenceTests {
       let now = try await ana.game(game.id)
       #expect(now.version == 1)
       #expect(now.view["display"]?.string == "5")
+      // The version is checked before the action is: a stale client hears that it is stale,
+      // whatever else is wrong with what it sent.
+      let unreadable = try await ana.refused(stale, #"{"type":"fly"}"#, status: .conflict)
+      #expect(unreadable.error.code == "stale-version")
     }
   }
 
