@@ -1,5 +1,7 @@
 import ArgumentParser
 import GuessworkCore
+import NIOCore
+import NIOPosix
 
 @main
 struct Guesswork: AsyncParsableCommand {
@@ -10,6 +12,16 @@ struct Guesswork: AsyncParsableCommand {
       Serve.self, Play.self, Stats.self, Games.self, DecksCommand.self, WordsCommand.self,
     ]
   )
+
+  static func main() async {
+    if CommandLine.arguments.dropFirst().first == "serve" {
+      // Tasks then run on the server's event loops instead of a separate pool, so a request
+      // is not handed from one thread to another and back (BENCHMARKS.md). It must be done
+      // first, on the main thread, before anything else is scheduled.
+      NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+    }
+    await Self.main(nil)
+  }
 }
 
 /// `guesswork games`: the games and their identifiers.
