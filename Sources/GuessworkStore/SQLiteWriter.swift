@@ -97,9 +97,8 @@ final class SQLiteWriter: Sendable {
   /// of one loop's at once: one wake-up per loop instead of one per move, and each task goes
   /// on where its connection is, instead of on whichever loop the writer's thread would pick.
   private func answer(_ batch: [Pending], with results: [Result<Bool, any Error>]) {
-    var byLoop:
-      [ObjectIdentifier: (loop: any EventLoop, answers: [(Pending, Result<Bool, any Error>)])] =
-        [:]
+    typealias Answer = (pending: Pending, result: Result<Bool, any Error>)
+    var byLoop: [ObjectIdentifier: (loop: any EventLoop, answers: [Answer])] = [:]
     for (pending, result) in zip(batch, results) {
       guard let loop = pending.eventLoop else {
         pending.done.resume(with: result)
