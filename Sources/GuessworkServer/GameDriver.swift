@@ -186,60 +186,25 @@ struct Driver<G: Game>: GameDriver {
 
 /// Decoded game states by game and version, each with the JSON it was decoded from: a hit
 /// counts only when that JSON is the one asked about (the same string, usually, so comparing
-/// is immediate).
-///
-/// Two generations bound it: new entries go into the young one, and an entry found in the old
-/// one moves back to the young; when the young one holds ``capacity`` entries, the old one is
-/// forgotten and the young one becomes old. Games in play are found again and again, so they
-/// stay; finished ones fall out within two generations. (Forgetting one arbitrary entry when
-/// full, as this did first, forgot the games in play as often as any: BENCHMARKS.md.)
+/// is immediate). At most ``capacity`` of them, the ones in use kept (``RecentlyUsed``).
 final class DecodedStates<G: Game>: Sendable {
-  static var capacity: Int { 4096 }
+  static var capacity: Int { 8192 }
 
   private struct Key: Hashable {
     var gameID: String
     var version: Int
   }
 
-  private struct Generations {
-    var young: [Key: (json: String, game: G)] = [:]
-    var old: [Key: (json: String, game: G)] = [:]
-
-    mutating func insert(_ entry: (json: String, game: G), for key: Key) {
-      if young.count >= DecodedStates.capacity, young[key] == nil {
-        old = young
-        young = [:]
-        young.reserveCapacity(DecodedStates.capacity)
-      }
-      young[key] = entry
-    }
-  }
-
-  private let generations = NIOLockedValueBox(Generations())
+  private let states = NIOLockedValueBox(
+    RecentlyUsed<Key, (json: String, game: G)>(capacity: capacity))
 
   subscript(gameID: String, version: Int) -> (json: String, game: G)? {
-    get {
-      let key = Key(gameID: gameID, version: version)
-      return generations.withLockedValue { generations in
-        if let entry = generations.young[key] { return entry }
-        guard let entry = generations.old.removeValue(forKey: key) else { return nil }
-        generations.insert(entry, for: key)
-        return entry
-      }
-    }
+    get { states.withLockedValue { $0[Key(gameID: gameID, version: version)] } }
     set {
-      let key = Key(gameID: gameID, version: version)
-      generations.withLockedValue { generations in
+      states.withLockedValue { states in
         // One entry per game: the previous version will not be asked for again.
-        let previous = Key(gameID: gameID, version: version - 1)
-        generations.young[previous] = nil
-        generations.old[previous] = nil
-        generations.old[key] = nil
-        if let newValue {
-          generations.insert(newValue, for: key)
-        } else {
-          generations.young[key] = nil
-        }
+        states[Key(gameID: gameID, version: version - 1)] = nil
+        states[Key(gameID: gameID, version: version)] = newValue
       }
     }
   }

@@ -37,12 +37,12 @@ final class SQLiteWriter: Sendable {
     var draining = false
   }
 
-  /// At most this many live games are kept in memory; beyond it, one is forgotten (and read
-  /// from the database when asked for).
+  /// At most this many live games are kept in memory, the ones in play (``RecentlyUsed``);
+  /// one forgotten is read from the database when asked for.
   static let cacheCapacity = 20_000
 
   private let queue = NIOLockedValueBox(Queue())
-  private let games = NIOLockedValueBox([String: GameRecord]())
+  private let games = NIOLockedValueBox(RecentlyUsed<String, GameRecord>(capacity: cacheCapacity))
   private let thread = NIOThreadPool(numberOfThreads: 1)
   /// Touched only on `thread`.
   private let connection: Connection
@@ -119,7 +119,6 @@ final class SQLiteWriter: Sendable {
       for (job, result) in committed {
         switch (job, result) {
         case (.insertGame(let game), .success) where game.finished == nil:
-          if games.count >= Self.cacheCapacity { games.remove(at: games.startIndex) }
           games[game.id] = game
         case (.saveMove(let move, _), .success(true)):
           guard var game = games[move.gameID], move.finished == nil else {

@@ -20,7 +20,7 @@ struct DecodedStatesTests {
     let remembered = (0..<(DecodedStates<NumberGame>.capacity * 3)).filter {
       memo["cold-\($0)", 0] != nil
     }
-    #expect(remembered.count <= 2 * DecodedStates<NumberGame>.capacity)
+    #expect(remembered.count <= DecodedStates<NumberGame>.capacity)
   }
 
   @Test func aNewVersionReplacesTheOldOne() throws {
