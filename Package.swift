@@ -14,6 +14,7 @@ let package = Package(
   products: [
     .library(name: "GuessworkCore", targets: ["GuessworkCore"]),
     .library(name: "GuessworkStore", targets: ["GuessworkStore"]),
+    .library(name: "GuessworkPlay", targets: ["GuessworkPlay"]),
     .library(name: "GuessworkServer", targets: ["GuessworkServer"]),
     .executable(name: "guesswork", targets: ["guesswork"]),
   ],
@@ -59,11 +60,22 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // Playing any game of the list: the one step (tick, refuse if over, apply, encode), player
+    // identity, statistics and the API document's schemas. Shared by the server and the
+    // terminal; knows nothing of HTTP.
+    .target(
+      name: "GuessworkPlay",
+      dependencies: [
+        "GuessworkCore", "GuessworkStore",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ],
+      swiftSettings: strict
+    ),
     // The HTTP server: routes, players, errors. The only place that knows HTTP.
     .target(
       name: "GuessworkServer",
       dependencies: [
-        "GuessworkCore", "GuessworkStore", "GuessworkContent",
+        "GuessworkCore", "GuessworkStore", "GuessworkContent", "GuessworkPlay",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -73,14 +85,14 @@ let package = Package(
         .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
       ],
-      resources: [.copy("Public"), .copy("openapi.json")],
+      resources: [.copy("Public"), .copy("openapi-base.json")],
       swiftSettings: strict
     ),
     // The `guesswork` command.
     .executableTarget(
       name: "guesswork",
       dependencies: [
-        "GuessworkCore", "GuessworkServer", "GuessworkStore", "GuessworkContent",
+        "GuessworkCore", "GuessworkServer", "GuessworkStore", "GuessworkContent", "GuessworkPlay",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Crypto", package: "swift-crypto"),
@@ -105,9 +117,14 @@ let package = Package(
       swiftSettings: strict
     ),
     .testTarget(
+      name: "GuessworkPlayTests",
+      dependencies: ["GuessworkPlay", "GuessworkCore", "GuessworkStore"],
+      swiftSettings: strict
+    ),
+    .testTarget(
       name: "GuessworkServerTests",
       dependencies: [
-        "GuessworkServer", "GuessworkCore", "GuessworkStore",
+        "GuessworkServer", "GuessworkCore", "GuessworkStore", "GuessworkPlay",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,30 +1,17 @@
-/// The five games, by the identifiers the API, the command line and the browser use.
-public enum GameKind: String, Codable, CaseIterable, Sendable {
-  case number
-  case colorMatch = "color-match"
-  case bullseye
-  case guessOrPass = "guess-or-pass"
-  case pictureQuiz = "picture-quiz"
-
-  /// The name a player reads.
-  public var title: String {
-    switch self {
-    case .number: "Guess the Number"
-    case .colorMatch: "Color Match"
-    case .bullseye: "Bullseye"
-    case .guessOrPass: "Guess or Pass"
-    case .pictureQuiz: "Picture Quiz"
-    }
-  }
-}
-
 /// A game's settings: decodable from a partial object (missing keys take their defaults),
 /// and validated before a game starts.
 public protocol GameSettings: Codable, Sendable, Equatable {
   /// The defaults from the rule book.
   init()
+  /// The settings a player can choose, as data (names, ranges, defaults, sentences).
+  static var fields: [SettingField<Self>] { get }
   /// Throws the first setting that is out of its allowed range.
   func validate() throws(SettingError)
+}
+
+extension GameSettings {
+  /// Each field in its range.
+  public func validate() throws(SettingError) { try validateFields() }
 }
 
 /// Every game has this shape: a state value that is `Codable` (so it can be stored mid-play and
@@ -43,7 +30,23 @@ public protocol Game: Codable, Sendable, Equatable {
   /// What a game needs besides its settings and seed: nothing, a word list, a deck's items.
   associatedtype Content: Sendable = Void
 
+  /// The identifier the API, the command line and the browser use.
   static var kind: GameKind { get }
+  /// The name a player reads ("Guess the Number").
+  static var title: String { get }
+  /// A picture for menus.
+  static var emoji: String { get }
+  /// One line that says what the game is.
+  static var blurb: String { get }
+  /// What the game needs besides its settings: nothing, words or a deck.
+  static var contentNeed: ContentNeed { get }
+  /// The game's content from what was found for it; nil when it is not what the game needs.
+  static func content(from supplied: SuppliedContent) -> Content?
+  /// Settings adjusted to the content (a quiz asks no more questions than its deck has).
+  static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings
+  /// The figures the statistics show, from the game's finished games, oldest first. Called
+  /// with none, it lists every figure with no value yet (the labels a client needs).
+  static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure]
 
   /// Starts a game. Throws when a setting is invalid or the content cannot make a game.
   init(settings: Settings, content: Content, seed: UInt64, at now: Instant) throws(SettingError)
@@ -72,14 +75,65 @@ public protocol Game: Codable, Sendable, Equatable {
   /// The figures the end screen and the statistics need. Like the view, it holds no secret
   /// while the game goes on (the secret fields are optional and filled in once it is over).
   var summary: Summary { get }
+
+  /// What a finished game hands back (the words a round has shown).
+  var handback: Handback { get }
+
+  /// A colour the player must see but whose value never travels in a view (Bullseye's target
+  /// while it is being guessed), as `#rrggbb`; served as a picture.
+  var swatch: String? { get }
 }
 
 extension Game {
   /// Untimed games ignore the passing of time.
   public mutating func tick(at now: Instant) -> [Event] { [] }
+
+  public static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings {
+    settings
+  }
+  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] { [] }
+  public var handback: Handback { Handback() }
+  public var swatch: String? { nil }
+
+  /// The settings as data, for clients.
+  public static var settingInfos: [SettingInfo] { Settings.infos }
+  /// The figures as data, for clients.
+  public static var figureInfos: [FigureInfo] { figures([]).map(\.info) }
+
+  /// One step: lets time pass to `now`, refuses if the game is over, then applies `action`.
+  /// Returns what the tick and the action caused. A refusal leaves the game as the tick left
+  /// it (which the caller stores if it ended the game).
+  public mutating func step(_ action: Action, at now: Instant) throws(StepError) -> [Event] {
+    let events = tick(at: now)
+    return try apply(action, afterTick: events, at: now)
+  }
+
+  /// The second half of ``step(_:at:)`` for callers that ticked already (to store a timeout
+  /// before deciding anything else): refuses if the game is over, then applies `action`.
+  public mutating func apply(_ action: Action, afterTick events: [Event], at now: Instant)
+    throws(StepError) -> [Event]
+  {
+    if isOver { throw .gameOver }
+    do {
+      return try events + apply(action, at: now)
+    } catch {
+      throw .refused(error)
+    }
+  }
+}
+
+/// Why a step did not apply its action.
+public enum StepError: Error, Equatable, Sendable {
+  /// The game was over (perhaps ended by the tick of this very step).
+  case gameOver
+  /// The rules refused the action.
+  case refused(Refusal)
 }
 
 extension Game where Content == Void {
+  public static var contentNeed: ContentNeed { .none }
+  public static func content(from supplied: SuppliedContent) -> Void? { () }
+
   public init(settings: Settings, seed: UInt64, at now: Instant = .zero) throws(SettingError) {
     try self.init(settings: settings, content: (), seed: seed, at: now)
   }

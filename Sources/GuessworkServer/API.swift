@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -20,25 +21,30 @@ struct API: Sendable {
   static let maxBody = 1024 * 1024
 
   /// Every game the server plays, built once.
-  let drivers: [GameKind: any GameDriver]
+  let engines: GameEngines
+  /// The API document for these games, made once.
+  let openAPIDocument: Response
   let decks: Decks
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
-    clock: @escaping @Sendable () -> Instant
+    clock: @escaping @Sendable () -> Instant, engines: GameEngines = GameEngines()
   ) {
     self.store = store
     self.identity = identity
     self.content = content
     self.words = words
     self.clock = clock
-    self.drivers = GameDrivers.all(content: content)
+    self.engines = engines
+    self.openAPIDocument = Response(
+      status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+      body: .init(byteBuffer: ByteBuffer(bytes: try! OpenAPIDocument.data(for: engines))))
     self.decks = Decks(store: store, bundled: content.decks)
   }
 
   func register(on router: Router<some RequestContext>) {
     router.get("/healthz") { _, _ in try await health() }
-    router.get("/openapi.json") { _, _ in try openAPIDocument() }
+    router.get("/openapi.json") { _, _ in openAPIDocument }
     router.get("/api/catalog") { request, _ in try await catalog(request) }
     router.get("/api/decks") { _, _ in json(try await decks.all().map(Decks.Entry.init)) }
     router.get("/api/decks/{id}") { _, context in
@@ -65,7 +71,8 @@ struct API: Sendable {
     }
     router.get("/api/me/stats") { request, _ in
       let player = try await identity.requirePlayer(of: request)
-      return json(Statistics(games: try await store.finishedGames(playerID: player.id)))
+      return json(
+        Statistics(games: try await store.finishedGames(playerID: player.id), engines: engines))
     }
     router.post("/api/games") { request, _ in try await createGame(request) }
     router.get("/api/games/{id}") { request, context in
@@ -92,18 +99,7 @@ struct API: Sendable {
     }
   }
 
-  private func openAPIDocument() throws -> Response {
-    let url = Bundle.module.url(forResource: "openapi", withExtension: "json")!
-    return Response(
-      status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-      body: .init(byteBuffer: ByteBuffer(bytes: try Data(contentsOf: url))))
-  }
-
   struct Catalog: Encodable {
-    struct GameEntry: Encodable {
-      var id: String
-      var title: String
-    }
     struct CategoryEntry: Encodable {
       var id: String
       var title: String
@@ -111,7 +107,7 @@ struct API: Sendable {
       /// Set on the asking player's own categories.
       var custom: Bool?
     }
-    var games: [GameEntry]
+    var games: [CatalogEntry]
     var categories: [CategoryEntry]
     var decks: [Decks.Entry]
   }
@@ -132,7 +128,7 @@ struct API: Sendable {
     }
     return json(
       Catalog(
-        games: GameKind.allCases.map { .init(id: $0.rawValue, title: $0.title) },
+        games: engines.all.map(\.entry),
         categories: categories,
         decks: try await decks.all().map(Decks.Entry.init)))
   }
@@ -170,7 +166,7 @@ struct API: Sendable {
   private func createPlayer(_ request: Request) async throws -> Response {
     let input = try JSONDecoder().decode(NewPlayer.self, from: try await body(of: request))
     let name = try PlayerRules.validName(input.name)
-    let token = Identity.newToken()
+    let token = PlayerIdentity.newToken()
     let record = PlayerRecord(
       id: UUID().uuidString.lowercased(), name: name,
       preferences: try CompactJSON.string(Preferences()),
@@ -184,7 +180,8 @@ struct API: Sendable {
   /// Signs this browser in as the player whose token the link carries (the terminal's local
   /// player: `guesswork stats --browser-link`), then shows that player's statistics page.
   private func claim(_ request: Request) async throws -> Response {
-    guard let token = request.uri.queryParameters.get("token"), token.count == 43,
+    guard let token = request.uri.queryParameters.get("token"),
+      PlayerIdentity.looksLikeToken(token),
       try await store.player(tokenHash: Identity.hash(token)) != nil
     else { throw APIError.notFound("Player") }
     var response = Response(status: .seeOther, headers: [.location: "/stats.html"])
@@ -257,9 +254,12 @@ struct API: Sendable {
     /// The end-of-game figures (the Number halving analysis, the Color Match report...),
     /// once the game is over.
     var summary: (any Encodable & Sendable)?
+    /// Set once the game is over when its score beats every earlier finished game of this
+    /// player in the same game and variant.
+    var newBest: Bool?
 
     enum CodingKeys: String, CodingKey {
-      case id, game, version, isOver, score, variant, view, events, summary
+      case id, game, version, isOver, score, variant, view, events, summary, newBest
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -276,6 +276,7 @@ struct API: Sendable {
         var list = container.nestedUnkeyedContainer(forKey: .events)
         for event in events { try event.encode(to: list.superEncoder()) }
       }
+      try container.encodeIfPresent(newBest, forKey: .newBest)
     }
   }
 
@@ -289,84 +290,78 @@ struct API: Sendable {
     let player = try await identity.requirePlayer(of: request)
     let body = try await body(of: request)
     let input = try JSONDecoder().decode(NewGame.self, from: body)
-    guard let kind = GameKind(rawValue: input.game), let driver = drivers[kind] else {
+    guard let engine = engines[input.game] else {
       throw APIError(
         .badRequest, "unknown-game",
-        "game must be one of \(GameKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        "game must be one of \(engines.ids.joined(separator: ", ")).")
     }
     let now = clock()
     var random = SystemRandomNumberGenerator()
     let seed = random.next()
-    var options = GameOptions(category: input.category)
-    if kind == .pictureQuiz { options.deck = try await pictureDeck(input.deck) }
-    if kind == .guessOrPass {
-      options.words = try await roundWords(player: player, category: input.category).0
+    let content = try await supply(
+      engine.contentNeed, player: player, category: input.category, deck: input.deck)
+    let (step, settings) = try played {
+      try engine.start(settingsIn: body, content: content, seed: seed, at: now)
     }
-    let (outcome, variant) = try driver.start(body: body, options: options, seed: seed, now: now)
     let record = GameRecord(
-      id: UUID().uuidString.lowercased(), playerID: player.id, kind: kind.rawValue,
-      variant: variant, settings: outcome.settings, seed: seed, state: outcome.state, version: 0,
+      id: UUID().uuidString.lowercased(), playerID: player.id, kind: engine.kind.rawValue,
+      variant: content.variant, settings: settings, seed: seed, state: step.state, version: 0,
       createdAt: now.milliseconds)
     try await store.insertGame(record)
-    return json(reply(record, outcome, version: 0, events: nil), status: .created)
+    return json(
+      try await reply(record, step, version: 0, events: nil), status: .created)
   }
 
-  /// The deck a Picture Quiz asks for (the first playable one when it names none).
-  private func pictureDeck(_ id: String?) async throws -> Deck {
-    let all = try await decks.all()
-    guard let id else {
-      guard let first = all.first(where: \.isPlayable) else { throw APIError.notFound("Deck") }
-      return first
+  /// Runs `body`, telling a client in HTTP terms what the rules refused.
+  private func played<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as PlayError {
+      switch error {
+      case .gameOver: throw APIError.gameOver
+      case .refused(let refusal): throw APIError.refused(refusal)
+      case .invalidSetting(let setting): throw APIError.invalidSetting(setting)
+      }
     }
-    guard let deck = all.first(where: { $0.id == id }) else {
-      throw APIError(
-        .badRequest, "unknown-deck",
-        "deck must be one of \(all.map(\.id).joined(separator: ", ")).")
-    }
-    guard deck.isPlayable else { throw APIError.deckNeedsPhotos(deck) }
-    return deck
   }
 
   /// The game `id` of the requesting player; anyone else's game does not exist for them.
   private func ownGame(_ request: Request, id: String) async throws -> (
-    GameRecord, any GameDriver
+    GameRecord, any GameEngine
   ) {
     let playerID = try await identity.requirePlayerID(of: request)
     guard let record = try await store.game(id: id), record.playerID == playerID,
-      let kind = GameKind(rawValue: record.kind), let driver = drivers[kind]
+      let engine = engines[record.kind]
     else {
       throw APIError.notFound("Game")
     }
-    return (record, driver)
+    return (record, engine)
   }
 
   private func readGame(_ request: Request, id: String) async throws -> Response {
-    let (record, driver) = try await ownGame(request, id: id)
+    let (record, engine) = try await ownGame(request, id: id)
     let now = clock()
-    if record.finished == nil, let ticked = try driver.tick(record, now: now) {
-      // Time ran out while nobody was looking: record the end, then show it. A tick that
-      // does not end the game needs no storing: it follows from the stored state and time.
-      let version =
-        ticked.isOver ? try await saveTimeout(record, ticked, now: now) : record.version
-      return json(reply(record, ticked, version: version, events: nil))
-    }
-    return json(
-      reply(
-        record, try driver.view(record, now: now), version: record.version, events: nil
-      ))
+    let advanced = try engine.advance(
+      record.state, gameID: record.id, version: record.version, at: now)
+    let step = try engine.step(advanced, at: now)
+    // Time ran out while nobody was looking: record the end, then show it. A tick that does
+    // not end the game needs no storing: it follows from the stored state and time.
+    let version =
+      record.finished == nil && advanced.changed && advanced.isOver
+      ? try await saveTimeout(record, step, now: now) : record.version
+    return json(try await reply(record, step, version: version, events: nil))
   }
 
-  /// Bullseye's target as a picture: the player must see the colour, but its values never
-  /// travel in a view, so a client cannot simply copy them into its guess.
+  /// A colour the player must see but may not read (Bullseye's target) as a picture: its
+  /// values never travel in a view, so a client cannot simply copy them into its guess.
   private func targetSwatch(_ request: Request, id: String) async throws -> Response {
-    let (record, _) = try await ownGame(request, id: id)
-    guard record.kind == GameKind.bullseye.rawValue else {
+    let (record, engine) = try await ownGame(request, id: id)
+    guard let colour = try engine.swatch(record.state) else {
       throw APIError.notFound("A target colour for this game")
     }
-    let game = try JSONDecoder().decode(BullseyeGame.self, from: Data(record.state.utf8))
     let svg = """
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" preserveAspectRatio="none">\
-      <rect width="1" height="1" fill="\(game.target.hex)"/></svg>
+      <rect width="1" height="1" fill="\(colour)"/></svg>
       """
     return Response(
       status: .ok,
@@ -375,56 +370,69 @@ struct API: Sendable {
   }
 
   private func act(_ request: Request, id: String) async throws -> Response {
-    let (record, driver) = try await ownGame(request, id: id)
+    let (record, engine) = try await ownGame(request, id: id)
     let body = try await body(of: request)
-    let asked = try driver.read(body: body)
+    let asked = try engine.read(body: body)
     let now = clock()
     if record.finished != nil { throw APIError.gameOver }
-    if let ticked = try driver.tick(record, now: now), ticked.isOver {
-      _ = try await saveTimeout(record, ticked, now: now)
+    let advanced = try engine.advance(
+      record.state, gameID: record.id, version: record.version, at: now)
+    if advanced.changed, advanced.isOver {
+      _ = try await saveTimeout(record, try engine.step(advanced, at: now), now: now)
       throw APIError(.conflict, "game-over", "Time is up: the game is over.")
     }
     guard asked.version == record.version else { throw APIError.stale(record.version) }
-    let (outcome, action) = try driver.apply(asked, to: record, now: now)
+    let step = try played {
+      try engine.apply(asked, to: advanced, gameID: record.id, version: record.version, at: now)
+    }
     let version = record.version + 1
     let saved = try await store.saveMove(
-      Move(
-        gameID: record.id, version: version, state: outcome.state, at: now.milliseconds,
-        action: action, finished: finished(outcome, now: now)),
-      expectedVersion: record.version)
+      step.move(gameID: record.id, version: version, at: now), expectedVersion: record.version)
     guard saved else {
       throw APIError.stale(try await store.game(id: record.id)?.version ?? record.version)
     }
-    await recordSeenWords(record, outcome, now: now)
-    return json(reply(record, outcome, version: version, events: outcome.events))
+    await handBack(record, step, now: now)
+    return json(try await reply(record, step, version: version, events: step.events))
   }
 
   /// Stores a game that time has ended, unless someone else already stored a newer version.
-  private func saveTimeout(_ record: GameRecord, _ outcome: Outcome, now: Instant) async throws
-    -> Int
-  {
+  private func saveTimeout(_ record: GameRecord, _ step: Step, now: Instant) async throws -> Int {
     let version = record.version + 1
     let saved = try await store.saveMove(
-      Move(
-        gameID: record.id, version: version, state: outcome.state, at: now.milliseconds,
-        action: nil, finished: finished(outcome, now: now)),
-      expectedVersion: record.version)
-    if saved { await recordSeenWords(record, outcome, now: now) }
+      step.move(gameID: record.id, version: version, at: now), expectedVersion: record.version)
+    if saved { await handBack(record, step, now: now) }
     return saved ? version : (try await store.game(id: record.id)?.version ?? version)
   }
 
-  private func finished(_ outcome: Outcome, now: Instant) -> GameRecord.Finished? {
-    guard outcome.isOver, let summary = outcome.summary else { return nil }
-    return GameRecord.Finished(at: now.milliseconds, score: outcome.score, summary: summary)
+  /// What a finished game hands back: the words a round showed are marked as seen by its
+  /// player in its category.
+  private func handBack(_ record: GameRecord, _ step: Step, now: Instant) async {
+    guard step.isOver, let category = record.variant, !step.handback.seenWords.isEmpty else {
+      return
+    }
+    try? await store.markSeen(
+      playerID: record.playerID, category: category, words: step.handback.seenWords,
+      at: now.milliseconds)
   }
 
   private func reply(
-    _ record: GameRecord, _ outcome: Outcome, version: Int, events: [any Encodable & Sendable]?
-  ) -> GameReply {
+    _ record: GameRecord, _ step: Step, version: Int, events: [any Encodable & Sendable]?
+  ) async throws -> GameReply {
     GameReply(
-      id: record.id, game: record.kind, version: version, isOver: outcome.isOver,
-      score: outcome.score, variant: record.variant, view: outcome.view, events: events,
-      summary: outcome.isOver ? outcome.summaryValue : nil)
+      id: record.id, game: record.kind, version: version, isOver: step.isOver,
+      score: step.score, variant: record.variant, view: step.view, events: events,
+      summary: step.isOver ? step.summary : nil,
+      newBest: step.isOver ? try await isNewBest(record, score: step.score) : nil)
+  }
+
+  /// Whether `score` beats every other finished game of this player in the same game and
+  /// variant (and is above 0).
+  private func isNewBest(_ record: GameRecord, score: Int) async throws -> Bool? {
+    guard score > 0 else { return nil }
+    let earlier = try await store.finishedGames(playerID: record.playerID).filter {
+      $0.gameID != record.id && $0.kind == record.kind && $0.variant == record.variant
+    }
+    return earlier.allSatisfy { $0.score < score } ? true : nil
   }
 }
 
@@ -434,4 +442,6 @@ extension APIError {
       .conflict, "stale-version",
       "The game has moved on (it is at version \(current)); reload it and try again.")
   }
+
+  static let gameOver = APIError(.conflict, "game-over", "The game is over.")
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 public import GuessworkCore
+import GuessworkPlay
 public import GuessworkStore
 import HTTPTypes
 public import Hummingbird
@@ -27,7 +28,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws
 /// Builds the server on an open store (tests can share one), with a clock tests can drive.
 public func buildApplication(
   _ configuration: ServerConfiguration, store: any GuessworkStore, logger: Logger,
-  clock: @escaping @Sendable () -> Instant = systemClock
+  clock: @escaping @Sendable () -> Instant = systemClock, games: [any Game.Type] = Games.all
 ) -> some ApplicationProtocol {
   let router = Router()
   router.add(middleware: EdgeMiddleware())
@@ -39,7 +40,8 @@ public func buildApplication(
     identity: Identity(store: store, secureCookies: configuration.behindHTTPS),
     content: .bundled,
     words: words,
-    clock: clock)
+    clock: clock,
+    engines: GameEngines(games))
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)

@@ -199,16 +199,4 @@ extension API {
     }
     return (GuessOrPassGame.Words(fresh: fresh, seen: all.filter { seen.contains($0) }), title)
   }
-
-  /// Marks the words a finished Guess or Pass round showed as seen by its player.
-  func recordSeenWords(_ record: GameRecord, _ outcome: Outcome, now: Instant) async {
-    guard record.kind == GameKind.guessOrPass.rawValue, outcome.isOver,
-      let category = record.variant, let summary = outcome.summary,
-      let decoded = try? JSONDecoder().decode(
-        GuessOrPassGame.Summary.self, from: Data(summary.utf8))
-    else { return }
-    try? await store.markSeen(
-      playerID: record.playerID, category: category, words: decoded.wordsSeen,
-      at: now.milliseconds)
-  }
 }

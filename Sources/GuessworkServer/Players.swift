@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -16,30 +16,8 @@ struct Identity: Sendable {
   let secureCookies: Bool
   let knownPlayers = KnownPlayers()
 
-  /// A new random token, base64url without padding (43 characters).
-  static func newToken() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
-    return Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  static func hash(_ token: String) -> String {
-    sha256(Data(token.utf8))
-  }
-
-  /// The SHA-256 of `data`, in lowercase hex.
-  static func sha256(_ data: Data) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var hex: [UInt8] = []
-    hex.reserveCapacity(64)
-    for byte in SHA256.hash(data: data) {
-      hex.append(digits[Int(byte >> 4)])
-      hex.append(digits[Int(byte & 0x0F)])
-    }
-    return String(decoding: hex, as: UTF8.self)
-  }
+  static func hash(_ token: String) -> String { PlayerIdentity.hash(token) }
+  static func sha256(_ data: Data) -> String { PlayerIdentity.sha256(data) }
 
   /// The token in this request's cookie, if it has the shape of one (the last one, when the
   /// cookie is sent twice). Read straight from the header: every move and read asks, and
@@ -53,7 +31,7 @@ struct Identity: Sendable {
         if pair.starts(with: name) { token = Substring(pair.dropFirst(name.count)) }
       }
     }
-    guard let token, token.utf8.count == 43 else { return nil }
+    guard let token, PlayerIdentity.looksLikeToken(token) else { return nil }
     return String(token)
   }
 
@@ -146,25 +124,13 @@ struct PlayerView: Encodable {
 enum PlayerRules {
   static let maxAvatarBytes = 256 * 1024
 
-  /// A name of 1...24 characters after trimming, with no control characters.
+  /// A name as every part of Guesswork accepts it (``PlayerIdentity/validName(_:)``), or a 400.
   static func validName(_ raw: String) throws -> String {
-    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !name.isEmpty else {
-      throw APIError(.badRequest, "invalid-name", "name must not be empty.")
+    do {
+      return try PlayerIdentity.validName(raw)
+    } catch {
+      throw APIError(.badRequest, "invalid-name", error.message)
     }
-    guard name.count <= 24 else {
-      throw APIError(
-        .badRequest, "invalid-name", "name must be at most 24 characters (it has \(name.count)).")
-    }
-    // Control characters (Cc) and line or paragraph separators; format characters such as
-    // the zero-width joiner inside "👩‍💻" are fine.
-    let forbidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
-    guard
-      !name.unicodeScalars.contains(where: { forbidden.contains($0.properties.generalCategory) })
-    else {
-      throw APIError(.badRequest, "invalid-name", "name must not contain control characters.")
-    }
-    return name
   }
 
   /// The image type of `data` judged by its first bytes, never by what the client claims.

@@ -1,5 +1,8 @@
 import ArgumentParser
+import Foundation
 import GuessworkCore
+import GuessworkPlay
+import GuessworkServer
 import NIOCore
 import NIOPosix
 
@@ -9,7 +12,8 @@ struct Guesswork: AsyncParsableCommand {
     commandName: "guesswork",
     abstract: "Five guessing games: play them in a browser against the server, or in a terminal.",
     subcommands: [
-      Serve.self, Play.self, Stats.self, Games.self, DecksCommand.self, WordsCommand.self,
+      Serve.self, Play.self, Stats.self, GamesCommand.self, OpenAPICommand.self, DecksCommand.self,
+      WordsCommand.self,
     ]
   )
 
@@ -25,14 +29,25 @@ struct Guesswork: AsyncParsableCommand {
 }
 
 /// `guesswork games`: the games and their identifiers.
-struct Games: ParsableCommand {
+struct GamesCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "games",
     abstract: "List the games and the identifiers the API and the other commands use.")
 
   func run() {
-    for kind in GameKind.allCases {
-      let padding = String(repeating: " ", count: max(1, 16 - kind.rawValue.count))
-      print(kind.rawValue + padding + kind.title)
+    for engine in Play.engines.all {
+      print(engine.kind.rawValue.padded(to: 16) + engine.title)
     }
+  }
+}
+
+/// `guesswork openapi`: the API document the server serves, made from the list of games.
+struct OpenAPICommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "openapi",
+    abstract: "Print the OpenAPI document the server serves (docs/openapi.json is this output).")
+
+  func run() throws {
+    FileHandle.standardOutput.write(try OpenAPIDocument.data(for: Play.engines))
   }
 }

@@ -2,10 +2,31 @@ import ArgumentParser
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 
-/// `guesswork play`: the five games in a terminal, on the same engines as the server, counted in
-/// the same statistics.
+/// The terminal's screens, one per game: adding a game to the terminal is a line here.
+var terminalScreens: [any GameScreen.Type] {
+  [
+    NumberScreen.self, ColorMatchScreen.self, BullseyeScreen.self, GuessOrPassScreen.self,
+    PictureQuizScreen.self,
+  ]
+}
+
+extension GameScreen {
+  static var kind: GameKind { G.kind }
+}
+
+/// The terminal's screen for a game, if it has one.
+func terminalScreen(for kind: GameKind) -> (any GameScreen.Type)? {
+  for screen in terminalScreens where screen.kind == kind { return screen }
+  return nil
+}
+
+/// `guesswork play`: any game of the list in a terminal, on the same engines and the same step
+/// as the server, counted in the same statistics.
 struct Play: AsyncParsableCommand {
+  static let engines = GameEngines()
+
   static let configuration = CommandConfiguration(
     abstract: "Play the games in this terminal (a menu, or one game by its identifier).",
     discussion: """
@@ -14,24 +35,164 @@ struct Play: AsyncParsableCommand {
       or with --name), kept in ./guesswork.sqlite like `guesswork serve` (see --data-dir); \
       `guesswork stats` shows them.
 
+      Settings: --set name=value (repeat it), or --name value (a flag alone means true); the \
+      same names, ranges and messages as the API.
+      \(settingsHelp)
+
       Controls (Q or Esc leaves, Ctrl-C quits at once):
-        number         0–9 type (the display shifts left), Backspace deletes, Enter guesses
-        color-match    ← or N: No, → or Y: Yes (does the top word's meaning match the ink below?)
-        bullseye       R/G/B or ↑/↓ pick a channel; ←/→ change it by 1, Shift+←/→ or PgUp/PgDn \
-      by 16, or type its value; Enter checks, then Enter for the next colour
-        guess-or-pass  → or Space: guessed, ←: pass, Q: end the round
-        picture-quiz   1…n choose a picture, Enter continues
+      \(controlsHelp)
       After a game: Enter plays again (a new seed), M goes to the menu, Q quits.
-      """,
-    subcommands: [
-      PlayNumber.self, PlayColorMatch.self, PlayBullseye.self, PlayGuessOrPass.self,
-      PlayPictureQuiz.self,
-    ])
+      """)
+
+  /// Each game's settings, from the settings data.
+  static var settingsHelp: String {
+    engines.all.map { engine in
+      "  \(engine.kind)\n"
+        + engine.entry.settings.map { setting in
+          "    \(optionName(setting.name).padded(to: 16)) \(setting.about) "
+            + "\(allowed(setting)); default \(setting.defaultValue)."
+        }.joined(separator: "\n")
+    }.joined(separator: "\n")
+  }
+
+  static var controlsHelp: String {
+    terminalScreens.map { "  \($0.kind.rawValue.padded(to: 15)) \($0.help)" }
+      .joined(separator: "\n")
+  }
+
+  private static func allowed(_ setting: SettingInfo) -> String {
+    switch setting.kind {
+    case .integer, .number: "\(setting.min!) to \(setting.max!)"
+    case .choice: (setting.choices ?? []).map(\.value).joined(separator: " or ")
+    case .flag: "a flag"
+    }
+  }
+
+  /// "feedbackMs" → "feedback-ms", the option a setting also answers to.
+  static func optionName(_ setting: String) -> String {
+    setting.reduce(into: "") { result, character in
+      if character.isUppercase {
+        result += "-" + character.lowercased()
+      } else {
+        result.append(character)
+      }
+    }
+  }
+
+  @Argument(help: "The game to play (a menu when missing): see `guesswork games`.")
+  var game: String?
+
+  @Option(name: .customLong("set"), help: "A setting as name=value (repeatable).")
+  var settings: [String] = []
+
+  @Option(help: "Games played on words: the category (asked when missing).")
+  var category: String?
+
+  @Option(help: "Games played on a deck: the deck (asked when missing).")
+  var deck: String?
 
   @OptionGroup var common: CommonPlayOptions
 
+  /// Settings given as options of their own (`--attempts 7`, `--free-play`).
+  @Argument(parsing: .allUnrecognized, help: .hidden)
+  var settingOptions: [String] = []
+
   func run() async throws {
-    try await PlayFlow(common: common).run(nil)
+    guard let game else {
+      guard settingOptions.isEmpty, settings.isEmpty else {
+        throw PlayFlow.invalid("name a game before its settings")
+      }
+      return try await PlayFlow(common: common).run(nil)
+    }
+    guard let engine = Self.engines[game], terminalScreen(for: engine.kind) != nil else {
+      throw PlayFlow.invalid(
+        "game must be one of " + terminalScreens.map { $0.kind.rawValue }.joined(separator: ", "))
+    }
+    let setup: GameSetup
+    do {
+      setup = try makeSetup(engine)
+    } catch {
+      throw PlayFlow.invalid(error.message)
+    }
+    try await PlayFlow(common: common).run(setup)
+  }
+
+  /// The game with its settings and content as typed, checked as the server checks them.
+  private func makeSetup(_ engine: any GameEngine) throws -> GameSetup {
+    let body = try engine.settingsBody(try typedSettings(engine))
+    try engine.checkSettings(body)
+    let content = try chosenContent(engine)
+    if let content {
+      // The content limits the settings too: let the engine judge.
+      let _: (Step, settings: String) = try engine.start(
+        settingsIn: body, content: content.supplied, seed: 0, at: .zero)
+    }
+    return GameSetup(engine: engine, body: body, content: content)
+  }
+
+  /// The settings typed, as `--set name=value` and as `--name value` options.
+  private func typedSettings(_ engine: any GameEngine) throws -> [(name: String, value: String)] {
+    var typed: [(name: String, value: String)] = try settings.map { pair in
+      guard let equals = pair.firstIndex(of: "=") else {
+        throw PlayError.invalidSetting(
+          SettingError(setting: pair, allowed: "written as name=value"))
+      }
+      return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+    }
+    var rest = settingOptions[...]
+    while let option = rest.popFirst() {
+      guard option.hasPrefix("--"), option.count > 2 else {
+        throw TerminalError("unexpected argument \(option)")
+      }
+      var name = String(option.dropFirst(2))
+      var value: String?
+      if let equals = name.firstIndex(of: "=") {
+        value = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      guard let setting = engine.entry.settings.first(where: { Self.optionName($0.name) == name })
+      else {
+        throw TerminalError(
+          "unknown option --\(name) for \(engine.kind); its settings are "
+            + engine.entry.settings.map { "--" + Self.optionName($0.name) }
+            .joined(separator: ", "))
+      }
+      if value == nil {
+        if setting.kind == .flag {
+          value = ["true", "false"].contains(rest.first ?? "") ? rest.popFirst() : "true"
+        } else {
+          guard let next = rest.popFirst() else {
+            throw TerminalError("--\(name) needs a value")
+          }
+          value = next
+        }
+      }
+      typed.append((setting.name, value!))
+    }
+    return typed
+  }
+
+  /// The category or deck named on the command line, checked; nil when it is to be asked.
+  private func chosenContent(_ engine: any GameEngine) throws -> ChosenContent? {
+    switch engine.contentNeed {
+    case .none:
+      return ChosenContent.none
+    case .words:
+      guard let category else { return nil }
+      guard let found = ContentLibrary.bundled.category(category) else {
+        throw TerminalError(
+          "category must be one of "
+            + ContentLibrary.bundled.categories.map(\.id).joined(separator: ", "))
+      }
+      return .category(found)
+    case .deck:
+      guard let deck else { return nil }
+      guard let found = PlayFlow.emojiDecks.first(where: { $0.id == deck }) else {
+        throw TerminalError(
+          "deck must be one of " + PlayFlow.emojiDecks.map(\.id).joined(separator: ", "))
+      }
+      return .deck(found)
+    }
   }
 }
 
@@ -50,150 +211,39 @@ struct CommonPlayOptions: ParsableArguments {
   var dataDir: String?
 }
 
-struct PlayNumber: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "number", abstract: "Guess the Number.",
-    discussion: "0–9 type (the display shifts left), Backspace deletes, Enter guesses.")
-  @OptionGroup var common: CommonPlayOptions
-  @Option(help: "The smallest number (0...999991; default 0).") var low: Int?
-  @Option(help: "The largest number (the range holds 10 to 10,000 numbers; default 99).")
-  var high: Int?
-  @Option(help: "Guesses allowed (1...20; default 5).") var attempts: Int?
+/// What a game is played on in the terminal.
+enum ChosenContent {
+  case none
+  case category(WordCategory)
+  case deck(Deck)
 
-  func run() async throws {
-    var settings = NumberGame.Settings()
-    if let low { settings.low = low }
-    if let high { settings.high = high }
-    if let attempts { settings.attempts = attempts }
-    try await PlayFlow(common: common).run(.number(settings))
-  }
-}
-
-struct PlayColorMatch: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "color-match", abstract: "Color Match, the Stroop game.",
-    discussion: "← or N: No, → or Y: Yes. Q ends the round early.")
-  @OptionGroup var common: CommonPlayOptions
-  @Option(help: "Seconds of play (30...120; default 60).") var duration: Int?
-  @Option(help: "Milliseconds the ✓/✗ shows (0...2000; default 500).") var feedbackMs: Int?
-  @Option(help: "Probability of a match (0...1; default 0.5).") var matchRate: Double?
-  @Option(help: "Probability the bottom word names its ink (0...1; default 0.5).")
-  var congruentRate: Double?
-
-  func run() async throws {
-    var settings = ColorMatchGame.Settings()
-    if let duration { settings.duration = duration }
-    if let feedbackMs { settings.feedbackMs = feedbackMs }
-    if let matchRate { settings.matchRate = matchRate }
-    if let congruentRate { settings.congruentRate = congruentRate }
-    try await PlayFlow(common: common).run(.colorMatch(settings))
-  }
-}
-
-struct PlayBullseye: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "bullseye", abstract: "Bullseye: match a colour with red, green and blue.",
-    discussion: """
-      R/G/B or ↑/↓ pick a channel; ←/→ change it by 1, Shift+←/→ or PgUp/PgDn by 16, or type \
-      its value; Enter checks, then Enter for the next colour. Free play: N new colour, F finish.
-      """)
-  @OptionGroup var common: CommonPlayOptions
-  @Option(help: "Targets in a game (1...10; default 5).") var rounds: Int?
-  @Option(help: "perceptual (CIEDE2000, default) or classic.") var scoring: String?
-  @Flag(help: "Check as often as you like; new colours on demand.") var freePlay = false
-
-  func run() async throws {
-    var settings = BullseyeGame.Settings()
-    if let rounds { settings.rounds = rounds }
-    if let scoring {
-      guard let value = BullseyeGame.Scoring(rawValue: scoring) else {
-        throw PlayFlow.invalid(
-          "scoring must be one of "
-            + BullseyeGame.Scoring.allCases.map(\.rawValue).joined(separator: ", "))
-      }
-      settings.scoring = value
+  var supplied: SuppliedContent {
+    switch self {
+    case .none: .none
+    case .category(let category): .words(WordList(fresh: category.words), category: category.id)
+    case .deck(let deck): .deck(PlayFlow.items(deck), id: deck.id, noun: deck.noun)
     }
-    settings.freePlay = freePlay
-    try await PlayFlow(common: common).run(.bullseye(settings))
   }
-}
 
-struct PlayGuessOrPass: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "guess-or-pass", abstract: "Guess or Pass, the word game for a group.",
-    discussion: "→ or Space: guessed, ←: pass, Q: end the round.")
-  @OptionGroup var common: CommonPlayOptions
-  @Option(help: "Seconds of play after the countdown (30...180; default 60).") var duration: Int?
-  @Option(
-    help: "animals, food, sports, technology, music or nature (asked when missing).")
-  var category: String?
-
-  func run() async throws {
-    var settings = GuessOrPassGame.Settings()
-    if let duration { settings.duration = duration }
-    var chosen: WordCategory?
-    if let category {
-      guard let found = ContentLibrary.bundled.category(category) else {
-        throw PlayFlow.invalid(
-          "category must be one of "
-            + ContentLibrary.bundled.categories.map(\.id).joined(separator: ", "))
-      }
-      chosen = found
-    }
-    try await PlayFlow(common: common).run(.guessOrPass(settings, chosen))
-  }
-}
-
-struct PlayPictureQuiz: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(
-    commandName: "picture-quiz", abstract: "Picture Quiz on an emoji deck.",
-    discussion: "1…n choose a picture, Enter continues.")
-  @OptionGroup var common: CommonPlayOptions
-  @Option(help: "Questions per game (1...50, at most the deck's size; default 8).")
-  var questions: Int?
-  @Option(help: "Pictures per question (2...6; default 3).") var choices: Int?
-  @Option(
-    help: "The deck (asked when missing): \(PlayFlow.emojiDecks.map(\.id).joined(separator: ", "))."
-  )
-  var deck: String?
-
-  func run() async throws {
-    var settings = PictureQuizGame.Settings()
-    if let questions { settings.questions = questions }
-    if let choices { settings.choices = choices }
-    var chosen: Deck?
-    if let deck {
-      guard let found = PlayFlow.emojiDecks.first(where: { $0.id == deck }) else {
-        throw PlayFlow.invalid(
-          "deck must be one of " + PlayFlow.emojiDecks.map(\.id).joined(separator: ", "))
-      }
-      chosen = found
-    }
-    try await PlayFlow(common: common).run(.pictureQuiz(settings, chosen))
-  }
-}
-
-/// A game to play, with its settings and, where it has one, its category or deck (nil: ask).
-enum GameSetup {
-  case number(NumberGame.Settings)
-  case colorMatch(ColorMatchGame.Settings)
-  case bullseye(BullseyeGame.Settings)
-  case guessOrPass(GuessOrPassGame.Settings, WordCategory?)
-  case pictureQuiz(PictureQuizGame.Settings, Deck?)
-
-  static func defaults(_ kind: GameKind) -> GameSetup {
-    switch kind {
-    case .number: .number(.init())
-    case .colorMatch: .colorMatch(.init())
-    case .bullseye: .bullseye(.init())
-    case .guessOrPass: .guessOrPass(.init(), nil)
-    case .pictureQuiz: .pictureQuiz(.init(), nil)
+  /// The category's or deck's title.
+  var title: String {
+    switch self {
+    case .none: ""
+    case .category(let category): category.title
+    case .deck(let deck): deck.title
     }
   }
 }
 
-/// The play session: checks the settings, finds the local player, then menu → game → end
-/// screen until the player leaves.
+/// A game to play: its engine, its settings as a request body, and its content (nil: ask).
+struct GameSetup {
+  var engine: any GameEngine
+  var body: Data
+  var content: ChosenContent?
+}
+
+/// The play session: finds the local player, then menu → game → end screen until the player
+/// leaves.
 struct PlayFlow {
   let common: CommonPlayOptions
 
@@ -208,33 +258,11 @@ struct PlayFlow {
     return ExitCode(64)
   }
 
-  /// Validates with the core, so the terminal says exactly what the API says.
-  private func check(_ setup: GameSetup) throws {
-    do {
-      switch setup {
-      case .number(let settings): try settings.validate()
-      case .colorMatch(let settings): try settings.validate()
-      case .bullseye(let settings): try settings.validate()
-      case .guessOrPass(let settings, _): try settings.validate()
-      case .pictureQuiz(let settings, let deck):
-        try settings.validate()
-        // The deck's size limits the settings too: let the engine judge.
-        for candidate in deck.map({ [$0] }) ?? Self.emojiDecks {
-          _ = try PictureQuizGame(
-            settings: settings, content: Self.items(candidate), seed: 0, at: .zero)
-        }
-      }
-    } catch {
-      throw Self.invalid(error.message)
-    }
-  }
-
-  static func items(_ deck: Deck) -> [PictureQuizGame.Item] {
+  static func items(_ deck: Deck) -> [DeckItem] {
     deck.playableItems.map { .init(id: $0.emoji ?? $0.name, name: $0.name) }
   }
 
   func run(_ setup: GameSetup?) async throws {
-    if let setup { try check(setup) }
     let terminal = Terminal()
     let data = LocalData(dataDirectory: common.dataDir)
     let recorder = await Recorder.open(data: data, name: common.name) {
@@ -252,15 +280,18 @@ struct PlayFlow {
     loop: while true {
       if next == nil {
         runner.fromMenu = true
-        let kinds = GameKind.allCases
+        let screens = terminalScreens
         guard
           let index = runner.pick(
-            title: "Guesswork", subtitle: "Pick a game:", items: kinds.map(\.title))
+            title: "Guesswork", subtitle: "Pick a game:",
+            items: screens.map { Play.engines[$0.kind]?.title ?? $0.kind.rawValue })
         else {
           choice = .quit
           break
         }
-        next = .defaults(kinds[index])
+        next = Play.engines[screens[index].kind].map {
+          GameSetup(engine: $0, body: Data(#"{}"#.utf8), content: nil)
+        }
       }
       guard let current = next else { break }
       let played = await play(current, seed: seed ?? Self.randomSeed(), runner: runner)
@@ -297,53 +328,19 @@ struct PlayFlow {
   /// Plays one game; nil when the player left a category or deck picker.
   private func play(_ setup: GameSetup, seed: UInt64, runner: Runner) async -> (Choice, GameSetup)?
   {
-    let now = runner.clock.now()
+    guard let content = setup.content ?? pickContent(setup.engine, runner: runner) else {
+      return nil
+    }
+    var resolved = setup
+    resolved.content = content
+    guard let screen = terminalScreen(for: setup.engine.kind) else {
+      return (.menu, setup)
+    }
     do {
-      switch setup {
-      case .number(let settings):
-        let game = try NumberGame(settings: settings, seed: seed, at: now)
-        let screen = NumberScreen(session: Session(game: game, seed: seed, variant: nil, at: now))
-        return (await runner.run(screen), setup)
-      case .colorMatch(let settings):
-        let game = try ColorMatchGame(settings: settings, seed: seed, at: now)
-        let screen = ColorMatchScreen(
-          session: Session(game: game, seed: seed, variant: nil, at: now))
-        return (await runner.run(screen), setup)
-      case .bullseye(let settings):
-        let game = try BullseyeGame(settings: settings, seed: seed, at: now)
-        let screen = BullseyeScreen(session: Session(game: game, seed: seed, variant: nil, at: now))
-        return (await runner.run(screen), setup)
-      case .guessOrPass(var settings, let chosen):
-        let categories = ContentLibrary.bundled.categories
-        guard
-          let category = chosen
-            ?? runner.pick(
-              title: "Guess or Pass", subtitle: "Pick a category:", items: categories.map(\.title)
-            ).map({ categories[$0] })
-        else { return nil }
-        settings.category = category.id
-        let start = runner.clock.now()
-        let game = try GuessOrPassGame(
-          settings: settings, content: .init(fresh: category.words), seed: seed, at: start)
-        let screen = GuessOrPassScreen(
-          session: Session(game: game, seed: seed, variant: category.id, at: start),
-          categoryTitle: category.title)
-        return (await runner.run(screen), .guessOrPass(settings, category))
-      case .pictureQuiz(let settings, let chosen):
-        let decks = Self.emojiDecks
-        guard
-          let deck = chosen
-            ?? runner.pick(
-              title: "Picture Quiz", subtitle: "Pick a deck:", items: decks.map(\.title)
-            ).map({ decks[$0] })
-        else { return nil }
-        let start = runner.clock.now()
-        let game = try PictureQuizGame(
-          settings: settings, content: Self.items(deck), seed: seed, at: start)
-        let screen = PictureQuizScreen(
-          session: Session(game: game, seed: seed, variant: deck.id, at: start), deck: deck)
-        return (await runner.run(screen), .pictureQuiz(settings, deck))
-      }
+      return (
+        try await run(screen, body: setup.body, content: content, seed: seed, runner: runner),
+        resolved
+      )
     } catch {
       // Settings were checked before; a deck picked in the menu may still be too small.
       runner.show { canvas in
@@ -352,6 +349,33 @@ struct PlayFlow {
       }
       while runner.terminal.readKey(timeoutMs: 250) == nil {}
       return (.menu, setup)
+    }
+  }
+
+  private func run<S: GameScreen>(
+    _ screen: S.Type, body: Data, content: ChosenContent, seed: UInt64, runner: Runner
+  ) async throws -> Choice {
+    let engine = Engine<S.G>()
+    let session = try LocalSession<S.G>(
+      settings: try engine.settings(from: body), content: content.supplied, seed: seed,
+      at: runner.clock.now())
+    return await runner.run(S(session: session, content: content))
+  }
+
+  /// Asks for the category or deck a game is played on; nil when the player leaves.
+  private func pickContent(_ engine: any GameEngine, runner: Runner) -> ChosenContent? {
+    switch engine.contentNeed {
+    case .none:
+      return ChosenContent.none
+    case .words:
+      let categories = ContentLibrary.bundled.categories
+      return runner.pick(
+        title: engine.title, subtitle: "Pick a category:", items: categories.map(\.title)
+      ).map { .category(categories[$0]) }
+    case .deck:
+      let decks = Self.emojiDecks
+      return runner.pick(title: engine.title, subtitle: "Pick a deck:", items: decks.map(\.title))
+        .map { .deck(decks[$0]) }
     }
   }
 

@@ -1,11 +1,14 @@
 import GuessworkCore
+import GuessworkPlay
 
 /// Bullseye: mix red, green and blue to match the target. R/G/B or ↑/↓ pick a channel, ←/→
 /// change it by 1 (Shift+←/→ or PgUp/PgDn by 16), digits type a value, Enter checks; after a
 /// scored round Enter draws the next colour. In free play, C checks, N gives up the colour and
 /// F finishes.
 final class BullseyeScreen: GameScreen {
-  let session: Session<BullseyeGame>
+  static let help =
+    "R/G/B or ↑/↓ pick a channel; ←/→ change it by 1, Shift+←/→ or PgUp/PgDn by 16, or type its value; Enter checks, then Enter for the next colour; free play: N new colour, F finish"
+  let session: LocalSession<BullseyeGame>
   let isTimed = false
   let quitAction: BullseyeGame.Action? = nil
   /// The guess being mixed.
@@ -22,7 +25,7 @@ final class BullseyeScreen: GameScreen {
         + "Enter: check / next · Q: quit"
   }
 
-  init(session: Session<BullseyeGame>) {
+  init(session: LocalSession<BullseyeGame>, content: ChosenContent) {
     self.session = session
     guess = session.game.view(at: .zero).startGuess
   }

@@ -1,10 +1,12 @@
 import GuessworkCore
+import GuessworkPlay
 
 /// Color Match, the Stroop game: does the top word's meaning match the bottom word's ink?
 /// ← or N for No, → or Y for Yes. Reaction times are measured here, on a monotonic clock, from
 /// the moment the cards are drawn to the key, and sent with the answer.
 final class ColorMatchScreen: GameScreen {
-  let session: Session<ColorMatchGame>
+  static let help = "← or N: No, → or Y: Yes (does the top word's meaning match the ink below?)"
+  let session: LocalSession<ColorMatchGame>
   let isTimed = true
   let quitAction: ColorMatchGame.Action? = .quit
   let controls = "← or N: No · → or Y: Yes · Q: quit"
@@ -12,7 +14,7 @@ final class ColorMatchScreen: GameScreen {
   private var shownTrial = 0
   private var shownAt = ContinuousClock.now
 
-  init(session: Session<ColorMatchGame>) {
+  init(session: LocalSession<ColorMatchGame>, content: ChosenContent) {
     self.session = session
   }
 

@@ -1,17 +1,19 @@
 import GuessworkCore
+import GuessworkPlay
 
 /// Guess or Pass, pass-and-play: one player reads the word (in large letters), the others give
 /// clues. → or Space: guessed, ←: pass, Q or Esc: end the round.
 final class GuessOrPassScreen: GameScreen {
-  let session: Session<GuessOrPassGame>
+  static let help = "→ or Space: guessed, ←: pass, Q: end the round"
+  let session: LocalSession<GuessOrPassGame>
   let categoryTitle: String
   let isTimed = true
   let quitAction: GuessOrPassGame.Action? = .end
   let controls = "→ or Space: guessed · ←: pass · Q: end the round"
 
-  init(session: Session<GuessOrPassGame>, categoryTitle: String) {
+  init(session: LocalSession<GuessOrPassGame>, content: ChosenContent) {
     self.session = session
-    self.categoryTitle = categoryTitle
+    self.categoryTitle = content.title
   }
 
   func handle(_ key: Key, at now: Instant) {

@@ -1,14 +1,16 @@
 import GuessworkCore
+import GuessworkPlay
 
 /// Guess the Number: digits enter on the engine's digit pad (each shifts the display left),
 /// Backspace removes one, Enter guesses; the known range shows as a bar.
 final class NumberScreen: GameScreen {
-  let session: Session<NumberGame>
+  static let help = "0–9 type (the display shifts left), Backspace deletes, Enter guesses"
+  let session: LocalSession<NumberGame>
   let isTimed = false
   let quitAction: NumberGame.Action? = nil
   let controls = "0–9: type · Backspace: delete · Enter: guess · Q: quit"
 
-  init(session: Session<NumberGame>) {
+  init(session: LocalSession<NumberGame>, content: ChosenContent) {
     self.session = session
   }
 

@@ -1,11 +1,13 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 
 /// Picture Quiz on an emoji deck: the pictures with numbers 1…n; a number answers, then Enter
 /// (or any key) continues.
 final class PictureQuizScreen: GameScreen {
-  let session: Session<PictureQuizGame>
+  static let help = "1…n choose a picture, Enter continues"
+  let session: LocalSession<PictureQuizGame>
   let deck: Deck
   let isTimed = false
   let quitAction: PictureQuizGame.Action? = nil
@@ -15,8 +17,9 @@ final class PictureQuizScreen: GameScreen {
       ? "Enter: continue · Q: quit" : "1–\(session.game.settings.choices): choose · Q: quit"
   }
 
-  init(session: Session<PictureQuizGame>, deck: Deck) {
+  init(session: LocalSession<PictureQuizGame>, content: ChosenContent) {
     self.session = session
+    guard case .deck(let deck) = content else { preconditionFailure("Picture Quiz needs a deck.") }
     self.deck = deck
   }
 

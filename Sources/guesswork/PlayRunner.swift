@@ -1,5 +1,6 @@
 import Foundation
 import GuessworkCore
+import GuessworkPlay
 
 /// What the player chose when a screen ends.
 enum Choice {
@@ -11,7 +12,10 @@ enum Choice {
 /// A game's terminal screen: turns keys into the engine's actions and draws its view.
 protocol GameScreen: AnyObject {
   associatedtype G: Game
-  var session: Session<G> { get }
+  /// The keys of the game, in a few lines, for `guesswork play --help`.
+  static var help: String { get }
+  init(session: LocalSession<G>, content: ChosenContent)
+  var session: LocalSession<G> { get }
   /// Timed games are redrawn every 50 ms; the others when a key comes (or every 250 ms).
   var isTimed: Bool { get }
   /// The action that ends the game early (Color Match's quit, Guess or Pass's end), if any.

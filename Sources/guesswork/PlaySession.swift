@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import GuessworkCore
+import GuessworkPlay
 import GuessworkServer
 import GuessworkStore
 import Logging
@@ -21,79 +21,6 @@ struct GameClock {
     let milliseconds =
       elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
     return Instant(milliseconds: wallStart + milliseconds)
-  }
-}
-
-/// Encodes states and actions as the server stores them, so a game played in the terminal is
-/// stored exactly like one played in a browser.
-func encoded(_ value: some Encodable) -> String {
-  (try? CompactJSON.string(value)) ?? "null"
-}
-
-/// One game being played: the engine, and every accepted step as the server would store it.
-final class Session<G: Game> {
-  private(set) var game: G
-  let seed: UInt64
-  /// The category or deck it is played on.
-  let variant: String?
-  let id = UUID().uuidString.lowercased()
-  let createdAt: Instant
-  /// The accepted steps: the state after each, the action (none when time ended the game).
-  private(set) var moves: [Move] = []
-  /// The last refusal, for the player to read.
-  var notice: String?
-
-  init(game: G, seed: UInt64, variant: String?, at now: Instant) {
-    self.game = game
-    self.seed = seed
-    self.variant = variant
-    createdAt = now
-  }
-
-  var isOver: Bool { game.isOver }
-
-  /// Lets time pass; a round that ends by itself is stored like the server stores a timeout.
-  @discardableResult
-  func tick(at now: Instant) -> [G.Event] {
-    guard !game.isOver else { return [] }
-    let events = game.tick(at: now)
-    if game.isOver { record(action: nil, at: now) }
-    return events
-  }
-
-  /// Ticks, then applies `action`; a refusal is kept in `notice` and returns nil.
-  @discardableResult
-  func apply(_ action: G.Action, at now: Instant) -> [G.Event]? {
-    var events = tick(at: now)
-    guard !game.isOver else { return nil }
-    do {
-      events += try game.apply(action, at: now)
-      notice = nil
-      record(action: encoded(action), at: now)
-      return events
-    } catch {
-      notice = error.message
-      return nil
-    }
-  }
-
-  private func record(action: String?, at now: Instant) {
-    let finished =
-      game.isOver
-      ? GameRecord.Finished(at: now.milliseconds, score: game.score, summary: encoded(game.summary))
-      : nil
-    moves.append(
-      Move(
-        gameID: id, version: moves.count + 1, state: encoded(game), at: now.milliseconds,
-        action: action, finished: finished))
-  }
-
-  /// The game as first stored, before any move.
-  func initialRecord(playerID: String, initialState: String) -> GameRecord {
-    GameRecord(
-      id: id, playerID: playerID, kind: G.kind.rawValue, variant: variant,
-      settings: encoded(game.settings), seed: seed, state: initialState, version: 0,
-      createdAt: createdAt.milliseconds)
   }
 }
 
@@ -128,7 +55,7 @@ struct LocalData {
   func savedToken() -> String? {
     guard let text = try? String(contentsOfFile: tokenPath, encoding: .utf8) else { return nil }
     let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    return token.count == 43 ? token : nil
+    return PlayerIdentity.looksLikeToken(token) ? token : nil
   }
 
   /// Saves the token readable by its owner only (it is the player's key, like a cookie).
@@ -144,23 +71,9 @@ struct LocalData {
   /// The local player, if there is one.
   func localPlayer(in store: any GuessworkStore) async throws -> (PlayerRecord, token: String)? {
     guard let token = savedToken(),
-      let player = try await store.player(tokenHash: Self.hash(token))
+      let player = try await store.player(tokenHash: PlayerIdentity.hash(token))
     else { return nil }
     return (player, token)
-  }
-
-  /// A random 256-bit token, base64url without padding (43 characters), as the server makes.
-  static func newToken() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
-    return Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
-  }
-
-  /// What the store keeps instead of the token: its SHA-256, in hex.
-  static func hash(_ token: String) -> String {
-    SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
   }
 }
 
@@ -193,11 +106,11 @@ final class Recorder {
           }
         } else {
           let chosen = try validName(name ?? ask())
-          let token = LocalData.newToken()
+          let token = PlayerIdentity.newToken()
           player = PlayerRecord(
             id: UUID().uuidString.lowercased(), name: chosen, preferences: #"{"inputMode":"all"}"#,
             createdAt: GameClock().now().milliseconds)
-          try await store.insertPlayer(player, tokenHash: LocalData.hash(token))
+          try await store.insertPlayer(player, tokenHash: PlayerIdentity.hash(token))
           try data.saveToken(token)
         }
         return Recorder(store: store, player: player, problem: nil)
@@ -210,25 +123,22 @@ final class Recorder {
     }
   }
 
-  /// A name as the server accepts it: 1...24 characters after trimming, no control characters.
+  /// A name as the server accepts it (``PlayerIdentity/validName(_:)``).
   static func validName(_ raw: String) throws -> String {
-    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !name.isEmpty, name.count <= 24,
-      !name.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
-    else {
-      throw PlayError("a name must have 1 to 24 characters, with no control characters")
+    do {
+      return try PlayerIdentity.validName(raw)
+    } catch {
+      throw TerminalError(error.message)
     }
-    return name
   }
 
-  func begin<G: Game>(_ session: Session<G>) async {
+  func begin<G: Game>(_ session: LocalSession<G>) async {
     guard let store, let player else { return }
-    try? await store.insertGame(
-      session.initialRecord(playerID: player.id, initialState: encoded(session.game)))
+    try? await store.insertGame(session.initialRecord(playerID: player.id))
   }
 
   /// Stores the moves after the game started, in order, in one go once it is over.
-  func finish<G: Game>(_ session: Session<G>) async {
+  func finish<G: Game>(_ session: LocalSession<G>) async {
     guard let store else { return }
     for move in session.moves {
       _ = try? await store.saveMove(move, expectedVersion: move.version - 1)
@@ -240,7 +150,7 @@ final class Recorder {
   }
 }
 
-struct PlayError: Error, CustomStringConvertible {
+struct TerminalError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
 }
@@ -250,6 +160,13 @@ extension Error {
   var message: String {
     if let refusal = self as? Refusal { return refusal.message }
     if let setting = self as? SettingError { return setting.message }
+    if let error = self as? PlayError {
+      switch error {
+      case .gameOver: return Refusal.gameOver.message
+      case .refused(let refusal): return refusal.message
+      case .invalidSetting(let setting): return setting.message
+      }
+    }
     return "\(self)"
   }
 }

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
 import GuessworkCore
-import GuessworkServer
+import GuessworkPlay
 import GuessworkStore
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// `guesswork stats`: the local player's statistics, computed by the server's own `Statistics`
+/// `guesswork stats`: the local player's statistics, computed by the same `Statistics` as the server's
 /// from the same store, so the terminal and the browser's statistics page agree.
 struct Stats: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -102,37 +102,22 @@ struct StatsReport {
     value.map { "\(Int($0.rounded())) ms" } ?? "–"
   }
 
-  private func figures(_ figures: Statistics.Figures) -> [String] {
-    switch figures {
-    case .number(let number):
-      var lines = [
-        row("wins / losses", "\(number.wins) / \(number.losses)"),
-        row("win rate", percent(number.winRate)),
-        row("streak", "\(number.currentStreak) (best \(number.bestStreak))"),
-      ]
-      if !number.attemptsHistogram.isEmpty {
-        lines.append("  wins by attempts used:")
-        lines += chart(number.attemptsHistogram.map { ("\($0.attempts)", $0.wins) })
-      }
-      return lines
-    case .colorMatch(let match):
-      return [
-        row("trials", "\(match.trials) (\(match.correct) correct, \(percent(match.accuracy)))"),
-        row(
-          "reaction",
-          "congruent \(ms(match.meanReactionMsCongruent)), "
-            + "incongruent \(ms(match.meanReactionMsIncongruent))"),
-        row("interference", ms(match.interferenceMs)),
-      ]
-    case .bullseye(let bullseye):
-      return [
-        row("rounds", String(bullseye.rounds)),
-        row("average round", bullseye.averageRound.map { String(format: "%.1f", $0) } ?? "–"),
-        row("best round", bullseye.bestRound.map(String.init) ?? "–"),
-      ]
-    case .best(let best):
-      return best.bestByVariant.keys.sorted().map {
-        row("best in \($0)", String(best.bestByVariant[$0]!))
+  /// A game's own figures, each read as its format says.
+  private func figures(_ figures: Figures) -> [String] {
+    figures.list.flatMap { figure -> [String] in
+      let label = figure.label.prefix(1).lowercased() + figure.label.dropFirst()
+      switch figure.value {
+      case .count(let value): return [row(label, String(value))]
+      case .score(let value): return [row(label, value.map(String.init) ?? "–")]
+      case .percent(let value): return [row(label, percent(value))]
+      case .milliseconds(let value): return [row(label, ms(value))]
+      case .decimal(let value):
+        return [row(label, value.map { String(format: "%.1f", $0) } ?? "–")]
+      case .bars(let bars, _, _):
+        guard !bars.isEmpty else { return [] }
+        return ["  \(label):"] + chart(bars.map { ("\($0.label)", $0.value) })
+      case .byVariant(let best):
+        return best.keys.sorted().map { row("best in \($0)", String(best[$0]!)) }
       }
     }
   }

@@ -351,7 +351,6 @@ def test_the_same_seed_replays_the_same_game():
         (["guess-or-pass", "--duration", "500"], "duration must be a whole number from 30 to 180"),
         (["guess-or-pass", "--category", "cars"], "category must be one of animals"),
         (["picture-quiz", "--choices", "7"], "choices must be a whole number from 2 to 6"),
-        (["picture-quiz", "--deck", "home", "--questions", "40"], "the deck has only 39 items"),
     ],
 )
 def test_an_invalid_setting_exits_64_with_the_cores_message(args, message):

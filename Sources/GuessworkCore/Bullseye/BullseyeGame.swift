@@ -16,7 +16,7 @@
 /// server draws from `target`. They appear in views and events only once their round is scored
 /// (free play: once the colour is given up or the game finished).
 public struct BullseyeGame: Game {
-  public static let kind: GameKind = .bullseye
+  public static let kind: GameKind = "bullseye"
 
   public let settings: Settings
 
@@ -60,7 +60,7 @@ public struct BullseyeGame: Game {
   // MARK: - Types
 
   /// The phase of a game.
-  public enum Phase: String, Codable, Sendable {
+  public enum Phase: String, Codable, Sendable, CaseIterable {
     /// A target waits for a guess (in free play, for as many guesses as the player likes).
     case guessing
     /// The round's guess is scored; `next` draws the next target. Not used in free play.

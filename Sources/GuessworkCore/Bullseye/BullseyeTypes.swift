@@ -18,20 +18,19 @@ extension BullseyeGame {
 
     public init() { self.init(rounds: 5) }
 
-    public func validate() throws(SettingError) {
-      try SettingError.check(rounds, "rounds", in: Self.roundsRange)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-      case rounds, scoring, freePlay
-    }
+    public static let fields: [SettingField<Self>] = [
+      .integer(
+        "rounds", \.rounds, in: roundsRange, label: "Colours", about: "Targets in a game."),
+      .choice(
+        "scoring", \.scoring, labels: \.label, label: "Scoring",
+        about: "How a match is scored: as people see colours, or by the channels' numbers."),
+      .flag(
+        "freePlay", \.freePlay, label: "Free play",
+        about: "Check as often as you like; new colours on demand."),
+    ]
 
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Settings()
-      rounds = try container.decodeIfPresent(Int.self, forKey: .rounds) ?? defaults.rounds
-      scoring = try container.decodeIfPresent(Scoring.self, forKey: .scoring) ?? defaults.scoring
-      freePlay = try container.decodeIfPresent(Bool.self, forKey: .freePlay) ?? defaults.freePlay
+      self = try Self.decodeFields(from: decoder)
     }
   }
 
@@ -56,17 +55,14 @@ extension BullseyeGame {
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try container.decode(String.self, forKey: .type)
+      let type = try Self.wireTag(from: decoder)
       switch type {
       case "check": self = .check(guess: try container.decode(RGB.self, forKey: .guess))
       case "next": self = .next
       case "newColour": self = .newColour
       case "finish": self = .finish
       default:
-        throw DecodingError.dataCorruptedError(
-          forKey: .type, in: container,
-          debugDescription:
-            "Unknown Bullseye action type \"\(type)\"; expected check, next, newColour or finish.")
+        throw Self.unreadTag(type)
       }
     }
 
@@ -103,7 +99,7 @@ extension BullseyeGame {
 
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try c.decode(String.self, forKey: .type)
+      let type = try Self.wireTag(from: decoder)
       switch type {
       case "scored":
         self = .scored(
@@ -130,11 +126,7 @@ extension BullseyeGame {
           total: try c.decode(Int.self, forKey: .total),
           maxTotal: try c.decode(Int.self, forKey: .maxTotal))
       default:
-        throw DecodingError.dataCorruptedError(
-          forKey: .type, in: c,
-          debugDescription:
-            "Unknown Bullseye event type \"\(type)\"; expected scored, checked, newTarget, revealed or gameOver."
-        )
+        throw Self.unreadTag(type)
       }
     }
 

@@ -19,7 +19,7 @@
 /// player sees, never whether the trial is a match; the next trial (already drawn when an
 /// answer is accepted) stays hidden until it appears.
 public struct ColorMatchGame: Game {
-  public static let kind: GameKind = .colorMatch
+  public static let kind: GameKind = "color-match"
 
   /// The 3-2-1 countdown before the first trial, in milliseconds.
   public static let countdownMs: Int64 = 3000

@@ -26,28 +26,23 @@ extension ColorMatchGame {
       self.congruentRate = congruentRate
     }
 
-    public func validate() throws(SettingError) {
-      try SettingError.check(duration, "duration", in: 30...120)
-      try SettingError.check(feedbackMs, "feedbackMs", in: 0...2000)
-      try SettingError.check(matchRate, "matchRate", in: 0...1)
-      try SettingError.check(congruentRate, "congruentRate", in: 0...1)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-      case duration, feedbackMs, matchRate, congruentRate
-    }
+    public static let fields: [SettingField<Self>] = [
+      .integer(
+        "duration", \.duration, in: 30...120, label: "Seconds",
+        about: "Seconds of play, counted only while a trial waits."),
+      .integer(
+        "feedbackMs", \.feedbackMs, in: 0...2000, label: "Feedback (ms)",
+        about: "Milliseconds the ✓ or ✗ shows after an answer."),
+      .number(
+        "matchRate", \.matchRate, in: 0...1, step: 0.05, label: "Matches",
+        about: "How often the top word's meaning matches the bottom word's ink."),
+      .number(
+        "congruentRate", \.congruentRate, in: 0...1, step: 0.05, label: "Congruent",
+        about: "How often the bottom word names its own ink."),
+    ]
 
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Settings()
-      duration = try container.decodeIfPresent(Int.self, forKey: .duration) ?? defaults.duration
-      feedbackMs =
-        try container.decodeIfPresent(Int.self, forKey: .feedbackMs) ?? defaults.feedbackMs
-      matchRate =
-        try container.decodeIfPresent(Double.self, forKey: .matchRate) ?? defaults.matchRate
-      congruentRate =
-        try container.decodeIfPresent(Double.self, forKey: .congruentRate)
-        ?? defaults.congruentRate
+      self = try Self.decodeFields(from: decoder)
     }
   }
 
@@ -70,7 +65,7 @@ extension ColorMatchGame {
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try container.decode(String.self, forKey: .type)
+      let type = try Self.wireTag(from: decoder)
       switch type {
       case "answer":
         let match = try container.decode(Bool.self, forKey: .match)
@@ -88,9 +83,7 @@ extension ColorMatchGame {
       case "quit":
         self = .quit
       default:
-        throw DecodingError.dataCorruptedError(
-          forKey: .type, in: container,
-          debugDescription: "Unknown Color Match action \"\(type)\"; expected answer or quit")
+        throw Self.unreadTag(type)
       }
     }
 
@@ -108,7 +101,7 @@ extension ColorMatchGame {
   }
 
   /// Why a round ended.
-  public enum EndReason: String, Codable, Sendable {
+  public enum EndReason: String, Codable, Sendable, CaseIterable {
     /// The round clock ran out.
     case timeUp
     /// The player quit.
@@ -132,7 +125,7 @@ extension ColorMatchGame {
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try container.decode(String.self, forKey: .type)
+      let type = try Self.wireTag(from: decoder)
       switch type {
       case "answered":
         self = .answered(
@@ -146,9 +139,7 @@ extension ColorMatchGame {
           reason: try container.decode(EndReason.self, forKey: .reason),
           score: try container.decode(Int.self, forKey: .score))
       default:
-        throw DecodingError.dataCorruptedError(
-          forKey: .type, in: container,
-          debugDescription: "Unknown Color Match event \"\(type)\"; expected answered or roundOver")
+        throw Self.unreadTag(type)
       }
     }
 
@@ -171,7 +162,7 @@ extension ColorMatchGame {
   }
 
   /// Where the round stands.
-  public enum Phase: String, Codable, Sendable {
+  public enum Phase: String, Codable, Sendable, CaseIterable {
     /// 3-2-1 before the first trial; the clock does not run.
     case countdown
     /// A trial waits for Yes or No; the clock runs.

@@ -9,7 +9,7 @@
 /// Secret: the words not dealt yet. Only the word on screen is ever in a view or an event; the
 /// deck (shuffled fresh words first, then words the player has seen before) stays in the state.
 public struct GuessOrPassGame: Game {
-  public static let kind: GameKind = .guessOrPass
+  public static let kind: GameKind = "guess-or-pass"
 
   /// The countdown before the first word, in milliseconds (fixed, as in the seed).
   public static let countdownMs: Int64 = 5000
@@ -18,15 +18,7 @@ public struct GuessOrPassGame: Game {
 
   /// The words a round can deal. The server puts words this player has already seen in this
   /// category into `seen`, so that each round starts with words they have not met yet.
-  public struct Words: Sendable, Equatable {
-    public var fresh: [String]
-    public var seen: [String]
-
-    public init(fresh: [String], seen: [String] = []) {
-      self.fresh = fresh
-      self.seen = seen
-    }
-  }
+  public typealias Words = WordList
 
   public typealias Content = Words
 

@@ -20,8 +20,14 @@ extension GuessOrPassGame {
     /// The longest category label accepted.
     public static let categoryLimit = 60
 
+    public static let fields: [SettingField<Self>] = [
+      .integer(
+        "duration", \.duration, in: 30...180, label: "Seconds",
+        about: "Seconds of play after the countdown.")
+    ]
+
     public func validate() throws(SettingError) {
-      try SettingError.check(duration, "duration", in: 30...180)
+      try validateFields()
       if let category, category.isEmpty || category.count > Self.categoryLimit {
         throw SettingError(
           setting: "category", allowed: "a text of 1 to \(Self.categoryLimit) characters")
@@ -33,16 +39,16 @@ extension GuessOrPassGame {
     }
 
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      duration = try container.decodeIfPresent(Int.self, forKey: .duration) ?? 60
-      category = try container.decodeIfPresent(String.self, forKey: .category)
+      self = try Self.decodeFields(from: decoder)
+      category = try decoder.container(keyedBy: CodingKeys.self)
+        .decodeIfPresent(String.self, forKey: .category)
     }
   }
 
   /// What the player does.
   ///
   /// JSON: `{"type":"guessed"}`, `{"type":"pass"}` and `{"type":"end"}`.
-  public enum Action: String, Codable, Sendable, Equatable {
+  public enum Action: String, Codable, Sendable, Equatable, CaseIterable {
     /// The word on screen was guessed: it counts.
     case guessed
     /// Skip the word on screen.
@@ -50,36 +56,25 @@ extension GuessOrPassGame {
     /// "End game": ends the round early.
     case end
 
-    private enum CodingKeys: String, CodingKey {
-      case type
-    }
-
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try container.decode(String.self, forKey: .type)
-      guard let action = Action(rawValue: type) else {
-        throw DecodingError.dataCorruptedError(
-          forKey: .type, in: container,
-          debugDescription:
-            "Unknown Guess or Pass action \"\(type)\"; expected guessed, pass or end")
-      }
+      let type = try Self.wireTag(from: decoder)
+      guard let action = Action(rawValue: type) else { throw Self.unreadTag(type) }
       self = action
     }
 
     public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(rawValue, forKey: .type)
+      try Self.encodeWireTag(rawValue, to: encoder)
     }
   }
 
   /// How a word left the screen.
-  public enum WordResult: String, Codable, Sendable {
+  public enum WordResult: String, Codable, Sendable, CaseIterable {
     case guessed
     case passed
   }
 
   /// Why a round ended.
-  public enum EndReason: String, Codable, Sendable {
+  public enum EndReason: String, Codable, Sendable, CaseIterable {
     /// The time ran out.
     case timeUp
     /// Every word was played.
@@ -106,7 +101,7 @@ extension GuessOrPassGame {
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try container.decode(String.self, forKey: .type)
+      let type = try Self.wireTag(from: decoder)
       switch type {
       case "guessed":
         self = .guessed(
@@ -119,10 +114,7 @@ extension GuessOrPassGame {
           reason: try container.decode(EndReason.self, forKey: .reason),
           score: try container.decode(Int.self, forKey: .score))
       default:
-        throw DecodingError.dataCorruptedError(
-          forKey: .type, in: container,
-          debugDescription:
-            "Unknown Guess or Pass event \"\(type)\"; expected guessed, passed or roundOver")
+        throw Self.unreadTag(type)
       }
     }
 
@@ -145,7 +137,7 @@ extension GuessOrPassGame {
   }
 
   /// Where the round stands.
-  public enum Phase: String, Codable, Sendable {
+  public enum Phase: String, Codable, Sendable, CaseIterable {
     /// The 5-second countdown; no word yet.
     case countdown
     /// A word is on screen and the time runs.

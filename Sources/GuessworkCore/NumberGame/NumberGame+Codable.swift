@@ -8,7 +8,7 @@ extension NumberGame.Action: Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let type = try container.decode(String.self, forKey: .type)
+    let type = try Self.wireTag(from: decoder)
     switch type {
     case "digit": self = .digit(try container.decode(Int.self, forKey: .digit))
     case "backspace": self = .backspace
@@ -16,11 +16,8 @@ extension NumberGame.Action: Codable {
     case "enter": self = .enter
     case "guess": self = .guess(try container.decode(Int.self, forKey: .number))
     default:
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: container,
-        debugDescription:
-          "Unknown number game action \"\(type)\": expected digit, backspace, clear, enter or guess."
-      )
+      throw Self.unreadTag(type)
+
     }
   }
 
@@ -47,7 +44,7 @@ extension NumberGame.Event: Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let type = try container.decode(String.self, forKey: .type)
+    let type = try Self.wireTag(from: decoder)
     switch type {
     case "displayChanged":
       self = .displayChanged(display: try container.decode(String.self, forKey: .display))
@@ -65,10 +62,7 @@ extension NumberGame.Event: Codable {
     case "lost":
       self = .lost(secret: try container.decode(Int.self, forKey: .secret))
     default:
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: container,
-        debugDescription:
-          "Unknown number game event \"\(type)\": expected displayChanged, guessed, won or lost.")
+      throw Self.unreadTag(type)
     }
   }
 

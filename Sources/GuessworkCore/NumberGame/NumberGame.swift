@@ -10,7 +10,7 @@
 /// scores the attempts left after it plus one, so that a win on the first of five attempts
 /// scores 5 and a win on the last attempt scores 1; a lost game scores 0.
 public struct NumberGame: Game {
-  public static let kind: GameKind = .number
+  public static let kind: GameKind = "number"
 
   // MARK: Settings
 
@@ -45,8 +45,22 @@ public struct NumberGame: Game {
     /// The number of numbers in `low...high`.
     public var rangeSize: Int { high - low + 1 }
 
+    public static let fields: [SettingField<Self>] = [
+      .integer(
+        "low", \.low, in: allowedLow, label: "Lowest number",
+        about: "The smallest number the secret may be."),
+      .integer(
+        "high", \.high,
+        in: (allowedLow.lowerBound + allowedRangeSize.lowerBound - 1)...highestAllowed,
+        label: "Highest number",
+        about: "The largest number the secret may be; the range holds 10 to 10,000 numbers."),
+      .integer(
+        "attempts", \.attempts, in: allowedAttempts, label: "Attempts",
+        about: "Guesses allowed."),
+    ]
+
     public func validate() throws(SettingError) {
-      try SettingError.check(low, "low", in: Self.allowedLow)
+      try validateFields(except: ["high"])
       let highest = min(low + Self.allowedRangeSize.upperBound - 1, Self.highestAllowed)
       let lowest = low + Self.allowedRangeSize.lowerBound - 1
       guard (lowest...highest).contains(high) else {
@@ -56,27 +70,18 @@ public struct NumberGame: Game {
             "a whole number from \(lowest) to \(highest): the range from low to high must hold "
             + "10 to 10,000 numbers, and high can be at most 1000000")
       }
-      try SettingError.check(attempts, "attempts", in: Self.allowedAttempts)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-      case low, high, attempts
     }
 
     /// Decodes a partial object: missing keys take their defaults.
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Settings()
-      low = try container.decodeIfPresent(Int.self, forKey: .low) ?? defaults.low
-      high = try container.decodeIfPresent(Int.self, forKey: .high) ?? defaults.high
-      attempts = try container.decodeIfPresent(Int.self, forKey: .attempts) ?? defaults.attempts
+      self = try Self.decodeFields(from: decoder)
     }
   }
 
   // MARK: Wire types
 
   /// Where the secret lies compared with a guess.
-  public enum Hint: String, Codable, Sendable {
+  public enum Hint: String, Codable, Sendable, CaseIterable {
     /// The secret is higher than the guess.
     case higher
     /// The secret is lower than the guess.
@@ -86,7 +91,7 @@ public struct NumberGame: Game {
   }
 
   /// Whether the game goes on, and how it ended.
-  public enum Phase: String, Codable, Sendable {
+  public enum Phase: String, Codable, Sendable, CaseIterable {
     case playing, won, lost
   }
 

@@ -8,14 +8,12 @@ extension PictureQuizGame.Action: Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let type = try container.decode(String.self, forKey: .type)
+    let type = try Self.wireTag(from: decoder)
     switch type {
     case "choose": self = .choose(try container.decode(Int.self, forKey: .choice))
     case "next": self = .next
     default:
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: container,
-        debugDescription: "Unknown picture quiz action \"\(type)\": expected choose or next.")
+      throw Self.unreadTag(type)
     }
   }
 
@@ -38,7 +36,7 @@ extension PictureQuizGame.Event: Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    let type = try container.decode(String.self, forKey: .type)
+    let type = try Self.wireTag(from: decoder)
     switch type {
     case "answered":
       self = .answered(
@@ -51,10 +49,7 @@ extension PictureQuizGame.Event: Codable {
     case "gameOver":
       self = .gameOver(score: try container.decode(Int.self, forKey: .score))
     default:
-      throw DecodingError.dataCorruptedError(
-        forKey: .type, in: container,
-        debugDescription:
-          "Unknown picture quiz event \"\(type)\": expected answered, nextQuestion or gameOver.")
+      throw Self.unreadTag(type)
     }
   }
 

@@ -7,21 +7,11 @@
 /// from the whole shuffled deck (the seed's "play again" reset to the unshuffled list and so
 /// favoured the first names alphabetically). Score: +1 right, −1 wrong, never below 0.
 public struct PictureQuizGame: Game {
-  public static let kind: GameKind = .pictureQuiz
+  public static let kind: GameKind = "picture-quiz"
   public typealias Content = [Item]
 
   /// One card of a deck: an opaque id (for the picture) and the name the question asks for.
-  public struct Item: Codable, Sendable, Hashable {
-    /// Chosen by the caller; must not reveal the name (players see it).
-    public var id: String
-    /// The answer, shown in the question ("Reggie White").
-    public var name: String
-
-    public init(id: String, name: String) {
-      self.id = id
-      self.name = name
-    }
-  }
+  public typealias Item = DeckItem
 
   // MARK: Settings
 
@@ -48,9 +38,17 @@ public struct PictureQuizGame: Game {
       self.questions = questions
     }
 
+    public static let fields: [SettingField<Self>] = [
+      .integer(
+        "questions", \.questions, in: allowedQuestions, label: "Questions",
+        about: "Questions per game, at most the deck's size."),
+      .integer(
+        "choices", \.choices, in: allowedChoices, label: "Pictures",
+        about: "Pictures per question."),
+    ]
+
     public func validate() throws(SettingError) {
-      try SettingError.check(choices, "choices", in: Self.allowedChoices)
-      try SettingError.check(questions, "questions", in: Self.allowedQuestions)
+      try validateFields()
       if noun.count > 40 {
         throw SettingError(setting: "noun", allowed: "at most 40 characters")
       }
@@ -88,18 +86,17 @@ public struct PictureQuizGame: Game {
 
     /// Decodes a partial object: missing keys take their defaults.
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let defaults = Settings()
-      choices = try container.decodeIfPresent(Int.self, forKey: .choices) ?? defaults.choices
-      questions = try container.decodeIfPresent(Int.self, forKey: .questions) ?? defaults.questions
-      noun = try container.decodeIfPresent(String.self, forKey: .noun) ?? ""
+      self = try Self.decodeFields(from: decoder)
+      noun =
+        try decoder.container(keyedBy: CodingKeys.self)
+        .decodeIfPresent(String.self, forKey: .noun) ?? ""
     }
   }
 
   // MARK: Wire types
 
   /// The screen the game is on.
-  public enum Phase: String, Codable, Sendable {
+  public enum Phase: String, Codable, Sendable, CaseIterable {
     /// A question waits for a tap.
     case question
     /// The dialog after a tap; `next` continues.

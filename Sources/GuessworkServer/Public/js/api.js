@@ -59,6 +59,12 @@ export function catalog() {
   return catalogPromise;
 }
 
+/** A game's catalog entry (title, page, settings, figures), or a bare one if it is missing. */
+export async function gameEntry(id) {
+  const { games } = await catalog();
+  return games.find((g) => g.id === id) || { id, title: id, settings: [], figures: [] };
+}
+
 /** Builds an element: el('p', {class: 'x', text: 'hi'}, child, ...). Text goes in as text. */
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);

@@ -1,14 +1,7 @@
-// The welcome form on a first visit, then home: the player and the five games.
-import { api, me, el, $, say, avatarSrc, initialOf } from './api.js';
+// The welcome form on a first visit, then home: the player and the games the catalog lists
+// (each with its emoji, blurb and page from the catalog).
+import { api, catalog, me, el, $, say, avatarSrc, initialOf } from './api.js';
 import { uploadAvatar, previewInto } from './avatar.js';
-
-const GAMES = {
-  number: { emoji: '🔢', page: 'number.html', blurb: 'Find my number with the hints.' },
-  'color-match': { emoji: '🎨', page: 'color-match.html', blurb: 'Does the meaning match the ink?' },
-  bullseye: { emoji: '🎯', page: 'bullseye.html', blurb: 'Mix the colour you see.' },
-  'guess-or-pass': { emoji: '🙌', page: 'guess-or-pass.html', blurb: 'Guess the word from clues.' },
-  'picture-quiz': { emoji: '🖼️', page: 'picture-quiz.html', blurb: 'Tap the right picture.' },
-};
 
 async function main() {
   const player = await me();
@@ -53,18 +46,17 @@ async function showHome(player) {
   holder.replaceChildren(player.avatarURL
     ? el('img', { class: 'avatar large', src: avatarSrc(player), alt: '' })
     : el('span', { class: 'avatar large initial', 'aria-hidden': 'true', text: initialOf(player.name) }));
-  const [catalog, stats] = await Promise.all([api('GET', '/api/catalog'), api('GET', '/api/me/stats')]);
+  const [{ games }, stats] = await Promise.all([catalog(), api('GET', '/api/me/stats')]);
   const best = Object.fromEntries(stats.games.map((g) => [g.game, g]));
   const grid = $('#game-grid');
-  grid.replaceChildren(...catalog.games.map((game) => {
-    const info = GAMES[game.id] || { emoji: '🎲', page: `${game.id}.html`, blurb: '' };
+  grid.replaceChildren(...games.map((game) => {
     const figures = best[game.id];
     const bestText = figures && figures.bestScore !== undefined && figures.bestScore !== null
       ? `Best score: ${figures.bestScore} · played ${figures.played}` : 'Not played yet';
-    return el('a', { class: `game-card ${game.id}`, href: info.page },
-      el('span', { class: 'emoji', 'aria-hidden': 'true', text: info.emoji }),
+    return el('a', { class: `game-card ${game.id}`, href: game.page },
+      el('span', { class: 'emoji', 'aria-hidden': 'true', text: game.emoji }),
       el('strong', { text: game.title }),
-      el('span', { text: info.blurb }),
+      el('span', { text: game.blurb }),
       el('span', { class: 'best', text: bestText }));
   }));
 }

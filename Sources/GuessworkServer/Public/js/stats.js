@@ -1,6 +1,6 @@
-// Statistics with small SVG charts drawn here: the Number attempts histogram, Color Match
-// reaction times (congruent vs incongruent) and each game's score history.
-import { api, boot, el, $, say } from './api.js';
+// Statistics: each game's figures as the catalog describes them (label and format), with
+// small SVG charts drawn here for the "bars" figures and each game's score history.
+import { api, boot, catalog, el, $, say } from './api.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}, text) {
@@ -50,31 +50,49 @@ function lineChart(title, values) {
   return chart;
 }
 
-const pct = (x) => (x === undefined || x === null ? '—' : `${Math.round(x * 100)}%`);
-const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
+// How a figure's value reads, by the format the catalog gives it.
+const FORMATS = {
+  count: (x) => String(Math.round(x)),
+  score: (x) => String(Math.round(x)),
+  percent: (x) => `${Math.round(x * 100)}%`,
+  ms: (x) => `${Math.round(x)} ms`,
+  decimal: (x) => x.toFixed(1),
+};
+function formatted(format, value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
+  return (FORMATS[format] || String)(value);
+}
 
 function figureList(pairs) {
   return el('div', { class: 'figures' }, ...pairs.map(([k, v]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(v ?? '—') }))));
 }
 
-function gamePanel(g) {
-  const f = g.figures || {};
+// A category's or deck's title for a "byVariant" figure, or its id when the catalog lacks it.
+function variantTitle(info, game, id) {
+  const lists = game.content === 'deck' ? [info.decks] : game.content === 'words' ? [info.categories] : [info.categories, info.decks];
+  const found = lists.flatMap((list) => list || []).find((x) => x.id === id);
+  return found ? found.title : id;
+}
+
+function gamePanel(g, info) {
+  const game = info.games.find((x) => x.id === g.game) || { figures: [] };
+  const values = g.figures || {};
   const panel = el('section', { class: 'panel', 'aria-labelledby': `h-${g.game}` }, el('h2', { id: `h-${g.game}`, text: g.title }));
   const pairs = [['Played', g.played], ['Best score', g.bestScore ?? '—']];
-  if (g.game === 'number') pairs.push(['Wins', f.wins], ['Win rate', pct(f.winRate)], ['Current streak', f.currentStreak], ['Best streak', f.bestStreak]);
-  if (g.game === 'color-match') pairs.push(['Accuracy', pct(f.accuracy)], ['Congruent', ms(f.meanReactionMsCongruent)], ['Incongruent', ms(f.meanReactionMsIncongruent)], ['Interference', ms(f.interferenceMs)]);
-  if (g.game === 'bullseye') pairs.push(['Colours', f.rounds], ['Average', f.averageRound === undefined || f.averageRound === null ? '—' : Math.round(f.averageRound)], ['Best colour', f.bestRound]);
-  if (f.bestByVariant) for (const [k, v] of Object.entries(f.bestByVariant)) pairs.push([`Best: ${k}`, v]);
-  panel.append(figureList(pairs));
-  if (g.game === 'number' && f.attemptsHistogram && f.attemptsHistogram.length) {
-    panel.append(barChart('Wins by attempts used', f.attemptsHistogram.map((b) => ({ label: String(b.attempts), value: b.wins, colour: '#0369a1' }))));
+  const charts = [];
+  for (const figure of game.figures || []) {
+    const value = values[figure.id];
+    if (figure.format === 'bars') {
+      if (Array.isArray(value) && value.length) {
+        charts.push(barChart(figure.label, value.map((b) => ({ label: String(b[figure.barLabel]), value: Number(b[figure.barValue]) || 0, colour: '#0369a1' }))));
+      }
+    } else if (figure.format === 'byVariant') {
+      for (const [id, best] of Object.entries(value || {})) pairs.push([`${figure.label}: ${variantTitle(info, game, id)}`, best]);
+    } else {
+      pairs.push([figure.label, formatted(figure.format, value)]);
+    }
   }
-  if (g.game === 'color-match' && (f.meanReactionMsCongruent || f.meanReactionMsIncongruent)) {
-    panel.append(barChart('Mean reaction time', [
-      { label: 'congruent', value: f.meanReactionMsCongruent || 0, colour: '#15803d' },
-      { label: 'incongruent', value: f.meanReactionMsIncongruent || 0, colour: '#b91c1c' },
-    ], ' ms'));
-  }
+  panel.append(figureList(pairs), ...charts);
   if (g.lastScores && g.lastScores.length) panel.append(lineChart('Score history (last games)', g.lastScores));
   else panel.append(el('p', { class: 'muted', text: 'No finished games yet.' }));
   return panel;
@@ -82,8 +100,8 @@ function gamePanel(g) {
 
 async function main() {
   await boot();
-  const stats = await api('GET', '/api/me/stats');
-  $('#games').replaceChildren(...stats.games.map(gamePanel));
+  const [info, stats] = await Promise.all([catalog(), api('GET', '/api/me/stats')]);
+  $('#games').replaceChildren(...stats.games.map((g) => gamePanel(g, info)));
 }
 
 main().catch((e) => say(e.message, 'error'));

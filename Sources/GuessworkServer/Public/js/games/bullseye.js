@@ -1,6 +1,7 @@
 // Bullseye: the target is a picture from the server (its values never travel in a view);
 // the sliders mix a guess that is previewed live and sent with "Check my match".
-import { GameSession, boot, resumeOrSetup, el, $, setText, say, openDialog, closeDialog } from '../api.js';
+import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, openDialog, closeDialog } from '../api.js';
+import { settingsForm, readSettings } from '../settings-form.js';
 
 const session = new GameSession('bullseye', render);
 const channels = ['r', 'g', 'b'];
@@ -63,21 +64,29 @@ function showResult(reply) {
   $('#result-guess').style.backgroundColor = r.guess.hex;
   setText('#result-guess-hex', `Yours ${r.guess.hex}`);
   setText('#result-total', v.freePlay ? '' : `Total so far: ${v.total} of ${v.maxTotal}`);
-  const next = $('#next');
-  if (v.isOver) next.textContent = 'See my results';
-  else if (v.freePlay) next.textContent = 'New colour';
-  else next.textContent = 'Next colour';
-  $('#keep-trying').hidden = !v.freePlay || v.isOver;
+  setText('#next', NEXT_LABEL[nextStep(v)]);
+  // Checking again is allowed (free play): the dialog may just close.
+  $('#keep-trying').hidden = !v.actions.includes('check');
   openDialog($('#result'));
+}
+
+// What the dialog's main button does, from the actions the view allows now: the next colour
+// when the game offers it, the results once it is over, else a new colour (free play).
+const NEXT_LABEL = { next: 'Next colour', results: 'See my results', newColour: 'New colour', close: 'Close' };
+function nextStep(v) {
+  if (v.actions.includes('next')) return 'next';
+  if (v.isOver) return 'results';
+  if (v.actions.includes('newColour')) return 'newColour';
+  return 'close';
 }
 
 async function next() {
   const v = session.view;
   closeDialog($('#result'));
   if (!v) return;
-  if (v.isOver) return showOver(v);
-  if (v.freePlay) return session.act({ type: 'newColour' });
-  if (v.phase === 'scored') await session.act({ type: 'next' });
+  const step = nextStep(v);
+  if (step === 'results') return showOver(v);
+  if (step === 'next' || step === 'newColour') await session.act({ type: step });
   $('#r').focus();
 }
 
@@ -105,7 +114,7 @@ function showOver(v) {
 async function start() {
   shownRound = null;
   try {
-    await session.start({ settings: { rounds: Number($('#set-rounds').value), scoring: $('#set-scoring').value, freePlay: $('#set-free').checked } });
+    await session.start({ settings: readSettings($('#settings')) });
     say('');
     $('#r').focus();
   } catch (e) {
@@ -122,8 +131,7 @@ function showSetup() {
 
 async function main() {
   await boot();
-  const rounds = $('#set-rounds');
-  for (let n = 1; n <= 10; n += 1) rounds.append(el('option', { value: String(n), text: String(n), selected: n === 5 }));
+  settingsForm(await gameEntry('bullseye'), $('#settings'), { prefix: 'set-', ids: { freePlay: 'set-free' } });
   for (const c of channels) $(`#${c}`).addEventListener('input', preview);
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });
   $('#check').addEventListener('click', () => session.act({ type: 'check', guess: currentGuess() }));

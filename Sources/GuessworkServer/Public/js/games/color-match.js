@@ -1,10 +1,14 @@
-// Color Match (Stroop): the server deals trials and keeps time; this page runs the clock
-// locally between answers and measures reaction time from the moment the cards are painted.
-import { GameSession, boot, resumeOrSetup, el, $, setText, say, animate, afterPaint } from '../api.js';
+// Color Match (Stroop): the server deals trials and keeps time; this page shows the clock and
+// countdown the view gives (asking again every 100 ms while they run) and measures reaction
+// time from the moment the cards are painted.
+import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, animate, afterPaint } from '../api.js';
+import { settingsForm, readSettings } from '../settings-form.js';
 
 const session = new GameSession('color-match', render);
+const REFRESH_MS = 100;
 let receivedAt = 0;
 let shownTrial = 0;
+let shownAt = 0;
 let paintedAt = null;
 let answering = false;
 let refreshing = false;
@@ -22,6 +26,7 @@ function render(reply) {
   $('#play').hidden = false;
   $('#over').hidden = true;
   $('#countdown').hidden = v.phase !== 'countdown';
+  if (v.phase === 'countdown') setText('#countdown', String(v.countdownSeconds ?? ''));
   $('#trial').hidden = v.phase === 'countdown';
   const mark = $('#mark');
   if (v.phase === 'feedback' && v.lastAnswer) {
@@ -32,15 +37,14 @@ function render(reply) {
   } else {
     mark.hidden = true;
   }
-  if (v.phase === 'trial' && v.top && v.bottom) {
+  if (v.phase === 'trial' && v.top && v.bottom && v.trialNumber !== shownTrial) {
     paintCard($('#top-card'), v.top);
     paintCard($('#bottom-card'), v.bottom);
-    if (v.trialNumber !== shownTrial) {
-      shownTrial = v.trialNumber;
-      answering = false;
-      paintedAt = null;
-      afterPaint().then((t) => { if (shownTrial === v.trialNumber) paintedAt = t; });
-    }
+    shownTrial = v.trialNumber;
+    shownAt = receivedAt;
+    answering = false;
+    paintedAt = null;
+    afterPaint().then((t) => { if (shownTrial === v.trialNumber) paintedAt = t; });
   }
   setButtons(v.phase === 'trial' && !answering);
   if (!stopLoop) stopLoop = animate(tick);
@@ -57,29 +61,17 @@ function setButtons(enabled) {
   $('#no').disabled = !enabled;
 }
 
-function formatClock(ms) {
-  const tenths = Math.max(0, Math.ceil(ms / 100));
-  const minutes = Math.floor(tenths / 600);
-  const seconds = Math.floor(tenths / 10) % 60;
-  return `${minutes}:${String(seconds).padStart(2, '0')}.${tenths % 10}`;
-}
-
-// One animation frame: move the countdown or the clock; ask the server when a phase ends.
+// One animation frame: ask the server for the view again, one request at a time — every
+// 100 ms while the countdown or the clock runs and the page is seen (not while an answer is
+// on its way), and once the feedback's time is over.
 function tick(now) {
   const v = session.view;
   if (!v || v.isOver) { stopLoop = null; return false; }
-  const since = now - receivedAt;
-  let phaseLeft = Infinity;
-  if (v.phase === 'countdown') {
-    phaseLeft = v.countdownRemainingMs - since;
-    setText('#countdown', String(Math.max(1, Math.ceil(phaseLeft / 1000))));
-  } else if (v.phase === 'feedback') {
-    phaseLeft = v.feedbackRemainingMs - since;
-  } else if (v.phase === 'trial') {
-    phaseLeft = v.remainingMs - since;
-    setText('#clock', formatClock(phaseLeft));
-  }
-  if (phaseLeft <= 0 && !refreshing && now - lastRefresh > 200) {
+  if (refreshing || now - lastRefresh < REFRESH_MS) return true;
+  const due = v.phase === 'feedback'
+    ? now - receivedAt >= v.feedbackRemainingMs
+    : (v.phase === 'countdown' || v.phase === 'trial') && !answering && document.visibilityState === 'visible';
+  if (due) {
     refreshing = true;
     lastRefresh = now;
     session.refresh().catch((e) => say(e.message, 'error')).finally(() => { refreshing = false; });
@@ -92,7 +84,7 @@ function answer(match) {
   if (!v || v.phase !== 'trial' || answering) return;
   answering = true;
   setButtons(false);
-  const reactionMs = Math.max(0, performance.now() - (paintedAt ?? receivedAt));
+  const reactionMs = Math.max(0, performance.now() - (paintedAt ?? shownAt));
   session.act({ type: 'answer', match, reactionMs: Math.round(reactionMs * 10) / 10 }).then((reply) => {
     if (!reply) { answering = false; if (session.view && session.view.phase === 'trial') setButtons(true); }
   });
@@ -155,11 +147,13 @@ function downloadCSV() {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+// A new game with the form's settings; "Play again" keeps the last round's length.
 async function start(previous) {
   shownTrial = 0;
-  const duration = previous && previous.durationMs ? Math.round(previous.durationMs / 1000) : Number($('#set-duration').value);
+  const settings = readSettings($('#settings'));
+  if (previous && previous.durationMs) settings.duration = Math.round(previous.durationMs / 1000);
   try {
-    await session.start({ settings: { duration } });
+    await session.start({ settings });
     say('');
   } catch (e) {
     say(e.message, 'error');
@@ -175,6 +169,7 @@ function showSetup() {
 
 async function main() {
   await boot();
+  settingsForm(await gameEntry('color-match'), $('#settings'), { prefix: 'set-', main: ['duration'] });
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
   $('#yes').addEventListener('click', () => answer(true));
   $('#no').addEventListener('click', () => answer(false));

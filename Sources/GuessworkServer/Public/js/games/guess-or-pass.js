@@ -1,20 +1,22 @@
 // Guess or Pass: category grid, then a timed round of words answered by buttons, swipes,
-// tilts or keys. The server keeps the words and the clock; the bar drains locally.
-import { GameSession, boot, resumeOrSetup, api, catalog, el, $, setText, say, animate, openDialog, closeDialog, setGameIdInURL } from '../api.js';
+// tilts or keys. The server keeps the words and the clock (the page asks for the view again
+// as each second passes); only the bar drains locally between answers.
+import { GameSession, boot, resumeOrSetup, api, catalog, gameEntry, el, $, setText, say, animate, openDialog, closeDialog, setGameIdInURL } from '../api.js';
+import { settingsForm, readSettings } from '../settings-form.js';
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
 const MODE_TEXT = { buttons: 'Button clicks', swipes: 'Swipe gestures', tilts: 'Phone tilting', all: 'Buttons, swipes, tilting and keys' };
 
 const session = new GameSession('guess-or-pass', render);
 let player = null;
+let game = null;
 let categories = [];
 let chosen = null;
 let receivedAt = 0;
 let stopLoop = null;
+let refreshTimer = 0;
 let refreshing = false;
-let lastRefresh = 0;
 let announcedTen = false;
-let bestBefore = null;
 let audio = null;
 
 const mode = () => (player && player.preferences && player.preferences.inputMode) || 'all';
@@ -38,12 +40,42 @@ function render(reply) {
   const counting = v.phase === 'countdown';
   $('#countdown').hidden = !counting;
   $('#word').hidden = counting;
-  if (!counting) setText('#word', v.word || '');
+  if (counting) setText('#countdown', String(v.countdownSeconds ?? ''));
+  else setText('#word', v.word || '');
   $('#pass').disabled = counting;
   $('#guessed').disabled = counting;
+  const seconds = counting ? Math.round(v.durationMs / 1000) : v.secondsLeft ?? 0;
+  setText('#seconds', `${seconds} s`);
+  $('#timebar').setAttribute('aria-valuetext', `${seconds} seconds left`);
+  const lastTen = !counting && v.lastTenSeconds;
+  document.body.classList.toggle('last-ten', lastTen);
+  $('#timebar').classList.toggle('last', lastTen);
+  if (lastTen && !announcedTen) {
+    announcedTen = true;
+    setText('#alert', 'Ten seconds left!');
+    signal();
+  }
   const last = reply.events && reply.events.find((e) => e.type === 'guessed' || e.type === 'passed');
   if (last) flash(last.type === 'guessed');
+  scheduleRefresh(v);
   if (!stopLoop) stopLoop = animate(tick);
+}
+
+// The view's countdown digit and seconds change as each whole second of the phase passes (and
+// the phase ends on one): ask again just after the next of them.
+function scheduleRefresh(v) {
+  clearTimeout(refreshTimer);
+  const left = v.phase === 'countdown' ? v.countdownRemainingMs : v.remainingMs;
+  refreshTimer = setTimeout(refresh, (left % 1000 || 1000) + 30);
+}
+
+// One request at a time; its answer schedules the next (so does a failure, a second later).
+function refresh() {
+  if (refreshing || !session.view || session.view.isOver) return;
+  refreshing = true;
+  session.refresh()
+    .then(() => { refreshing = false; if (session.view && !session.view.isOver) scheduleRefresh(session.view); })
+    .catch((e) => { refreshing = false; say(e.message, 'error'); refreshTimer = setTimeout(refresh, 1000); });
 }
 
 function flash(good) {
@@ -55,43 +87,16 @@ function flash(good) {
   flash.timer = setTimeout(() => stage.classList.remove('flash-good', 'flash-bad'), 400);
 }
 
+// One animation frame: the bar drains from the last view's time left (an animation only).
 function tick(now) {
   const v = session.view;
   if (!v || v.isOver) { stopLoop = null; return false; }
-  const since = now - receivedAt;
-  let left;
-  if (v.phase === 'countdown') {
-    left = v.countdownRemainingMs - since;
-    setText('#countdown', String(Math.max(1, Math.ceil(left / 1000))));
-    setBar(1, v.durationMs);
-    setText('#seconds', `${Math.round(v.durationMs / 1000)} s`);
-  } else {
-    left = v.remainingMs - since;
-    const remaining = Math.max(0, left);
-    setBar(remaining / v.durationMs, remaining);
-    setText('#seconds', `${Math.ceil(remaining / 1000)} s`);
-    const lastTen = remaining <= 10000;
-    document.body.classList.toggle('last-ten', lastTen);
-    $('#timebar').classList.toggle('last', lastTen);
-    if (lastTen && !announcedTen) {
-      announcedTen = true;
-      setText('#alert', 'Ten seconds left!');
-      signal();
-    }
-  }
-  if (left <= 0 && !refreshing && now - lastRefresh > 250) {
-    refreshing = true;
-    lastRefresh = now;
-    session.refresh().catch((e) => say(e.message, 'error')).finally(() => { refreshing = false; });
-  }
-  return true;
-}
-
-function setBar(fraction, remainingMs) {
-  const f = Math.max(0, Math.min(1, fraction));
+  const left = v.phase === 'countdown' ? v.durationMs : v.remainingMs - (now - receivedAt);
+  const f = Math.max(0, Math.min(1, left / v.durationMs));
   $('#timefill').style.transform = `scaleX(${f})`;
-  $('#timebar').setAttribute('aria-valuenow', String(Math.round(f * 100)));
-  $('#timebar').setAttribute('aria-valuetext', `${Math.ceil(remainingMs / 1000)} seconds left`);
+  const percent = String(Math.round(f * 100));
+  if ($('#timebar').getAttribute('aria-valuenow') !== percent) $('#timebar').setAttribute('aria-valuenow', percent);
+  return true;
 }
 
 // The last-ten-seconds signal: a short beep (when sound was unlocked by a tap) and a buzz.
@@ -205,13 +210,14 @@ function applyMode() {
   else listenForTilts();
 }
 
+// The best scores: overall, and per category from the figure the catalog says holds them.
 async function loadBest() {
   try {
     const stats = await api('GET', '/api/me/stats');
     const g = stats.games.find((x) => x.game === 'guess-or-pass') || {};
-    // Per-category bests come in `figures`; the overall best is always there.
-    return { bestOverall: g.bestScore, ...(g.figures || {}) };
-  } catch { return {}; }
+    const perCategory = (game.figures || []).find((f) => f.format === 'byVariant');
+    return { bestOverall: g.bestScore, byCategory: (perCategory && g.figures && g.figures[perCategory.id]) || {} };
+  } catch { return { byCategory: {} }; }
 }
 
 async function showSetup() {
@@ -228,6 +234,7 @@ async function showSetup() {
 
 function stopTimers() {
   if (stopLoop) { stopLoop(); stopLoop = null; }
+  clearTimeout(refreshTimer);
   document.body.classList.remove('last-ten');
 }
 
@@ -246,8 +253,9 @@ function choose(id, button) {
 
 function play() {
   if (!chosen) { openDialog($('#no-category')); return; }
-  const seconds = Number($('#set-duration').value);
-  const span = seconds === 60 ? 'one minute' : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
+  const seconds = readSettings($('#settings')).duration;
+  const span = seconds === undefined ? 'the time you have' : seconds === 60 ? 'one minute'
+    : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
   setText('#confirm-text', `You've chosen category ${categoryTitle(chosen)}. Try to guess as many words as you can in ${span}. 💪`);
   openDialog($('#confirm'));
 }
@@ -260,10 +268,8 @@ async function startGame() {
   requestTilt();
   announcedTen = false;
   armed = true;
-  const figures = await loadBest();
-  bestBefore = figures.bestByVariant ? figures.bestByVariant[chosen] ?? null : null;
   try {
-    await session.start({ category: chosen, settings: { duration: Number($('#set-duration').value) } });
+    await session.start({ category: chosen, settings: readSettings($('#settings')) });
     say('');
     $(allows('buttons') ? '#guessed' : '#end').focus();
   } catch (e) {
@@ -285,19 +291,22 @@ async function showOver(reply) {
   setText('#missed-line', v.missed ? `On screen when the round ended: ${v.missed}` : '');
   if (v.category) chosen = v.category;
   if (first) over.focus();
+  // The server says whether this game beat every earlier one in its category.
+  $('#new-best').hidden = !reply.newBest;
   const figures = await loadBest();
-  const best = figures.bestByVariant ? figures.bestByVariant[v.category] : undefined;
+  const best = figures.byCategory[v.category];
   const parts = [];
   if (best !== undefined) parts.push(`Best score in ${categoryTitle(v.category)}: ${best} words`);
   if (figures.bestOverall !== undefined && figures.bestOverall !== null) parts.push(`Best score 💪: ${figures.bestOverall} words`);
   setText('#over-best', parts.join(' · '));
-  $('#new-best').hidden = !(reply.events && v.score > 0 && (bestBefore === null || v.score > bestBefore));
 }
 
 async function main() {
   player = await boot();
   setText('#setup-name', player.name);
   categories = (await catalog()).categories;
+  game = await gameEntry('guess-or-pass');
+  settingsForm(game, $('#settings'), { prefix: 'set-', main: ['duration'] });
   buildCategories();
   applyMode();
   setupSwipes();

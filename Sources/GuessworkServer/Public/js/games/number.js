@@ -1,5 +1,6 @@
 // Guess the Number: the digit pad sends key presses; the server keeps the display and rules.
-import { GameSession, boot, resumeOrSetup, el, $, setText, say } from '../api.js';
+import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say } from '../api.js';
+import { settingsForm, readSettings } from '../settings-form.js';
 
 const session = new GameSession('number', render);
 
@@ -29,8 +30,9 @@ function render(reply) {
   if (v.isOver) {
     const wasHidden = over.hidden;
     over.hidden = false;
-    setText('#over-title', v.phase === 'won' ? `🎉 You got it! Score ${reply.score}` : 'Out of attempts');
+    setText('#over-title', v.message);
     setText('#reveal', `My number was ${v.secret}.`);
+    setText('#over-score', `Score: ${reply.score}`);
     renderAnalysis(v, reply.summary);
     if (wasHidden) over.focus();
   } else {
@@ -96,12 +98,12 @@ function showSetup() {
   $('#start').focus();
 }
 
+// A new game with the form's settings; "Play again" repeats the last game's range and attempts.
 async function start(previous) {
-  const low = previous ? previous.low : Number($('#set-low').value);
-  const high = previous ? previous.high : Number($('#set-high').value);
-  const attempts = previous ? previous.attemptsAllowed : Number($('#set-attempts').value);
+  const settings = readSettings($('#settings'));
+  if (previous) Object.assign(settings, { low: previous.low, high: previous.high, attempts: previous.attemptsAllowed });
   try {
-    await session.start({ settings: { low, high, attempts } });
+    await session.start({ settings });
     say('');
     $('#pad button').focus();
   } catch (e) {
@@ -112,8 +114,7 @@ async function start(previous) {
 async function main() {
   await boot();
   buildPad();
-  const select = $('#set-attempts');
-  for (let n = 1; n <= 20; n += 1) select.append(el('option', { value: String(n), text: String(n), selected: n === 5 }));
+  settingsForm(await gameEntry('number'), $('#settings'), { prefix: 'set-' });
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
   $('#again').addEventListener('click', () => { $('#over').hidden = true; start(session.view); });
   document.addEventListener('keydown', onKey);

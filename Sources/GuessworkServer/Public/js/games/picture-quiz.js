@@ -1,6 +1,7 @@
 // Picture Quiz: a deck's question with its pictures as big buttons. The server knows which
 // picture is right; this page animates the tap and shows the dialogs the view describes.
-import { GameSession, api, boot, resumeOrSetup, el, $, setText, say, reducedMotion, openDialog, closeDialog, setGameIdInURL } from '../api.js';
+import { GameSession, api, boot, resumeOrSetup, gameEntry, el, $, setText, say, reducedMotion, openDialog, closeDialog, setGameIdInURL } from '../api.js';
+import { settingsForm, readSettings } from '../settings-form.js';
 
 const session = new GameSession('picture-quiz', render);
 let decks = [];
@@ -160,9 +161,10 @@ async function start(d, previous) {
   applyTheme(d);
   shownQuestion = null;
   try {
-    await session.start({ deck: d.id, settings: previous
-      ? { questions: previous.questions, choices: previous.choices.length }
-      : { questions: Number($('#set-questions').value), choices: Number($('#set-choices').value) } });
+    const settings = readSettings($('#settings'));
+    // "Play again" repeats the last game's size.
+    if (previous) Object.assign(settings, { questions: previous.questions, choices: previous.choices.length });
+    await session.start({ deck: d.id, settings });
     say('');
     const first = $('#pictures button');
     if (first) first.focus();
@@ -220,10 +222,7 @@ async function showSetup() {
 async function main() {
   await boot();
   await loadDecks();
-  const q = $('#set-questions');
-  for (let n = 2; n <= 20; n += 1) q.append(el('option', { value: String(n), text: String(n), selected: n === 8 }));
-  const c = $('#set-choices');
-  for (let n = 2; n <= 6; n += 1) c.append(el('option', { value: String(n), text: String(n), selected: n === 3 }));
+  settingsForm(await gameEntry('picture-quiz'), $('#settings'), { prefix: 'set-' });
   $('#continue').addEventListener('click', next);
   $('#answer').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
   $('#over').addEventListener('cancel', (e) => { e.preventDefault(); closeDialog($('#over')); showSetup(); });

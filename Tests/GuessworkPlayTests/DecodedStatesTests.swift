@@ -1,7 +1,7 @@
 import GuessworkCore
 import Testing
 
-@testable import GuessworkServer
+@testable import GuessworkPlay
 
 @Suite("Remembered decoded states")
 struct DecodedStatesTests {

@@ -1,0 +1,42 @@
+// What the layers around the engine need of Guess or Pass: its name, the words it plays, its
+// figures, what a round hands back, and the names of its wire unions.
+
+extension GuessOrPassGame {
+  public static let title = "Guess or Pass"
+  public static let emoji = "🙌"
+  public static let blurb = "Guess the word from clues."
+  public static let contentNeed = ContentNeed.words
+
+  public static func content(from supplied: SuppliedContent) -> Words? {
+    if case .words(let words, _) = supplied { words } else { nil }
+  }
+
+  /// The round is played on the category the words came from.
+  public static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings {
+    var settings = settings
+    if settings.category == nil { settings.category = supplied.variant }
+    return settings
+  }
+
+  /// The best round overall and per category.
+  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
+    Figure.bests(finished)
+  }
+
+  /// The words the round has shown, dealt last in this player's next rounds.
+  public var handback: Handback { isOver ? Handback(seenWords: summary.wordsSeen) : Handback() }
+}
+
+extension GameKind {
+  public static let guessOrPass = GuessOrPassGame.kind
+}
+
+extension GuessOrPassGame.Action: WireUnion {
+  public static let wireTags = allCases.map(\.rawValue)
+  public static let wireName = "Guess or Pass action"
+}
+
+extension GuessOrPassGame.Event: WireUnion {
+  public static let wireTags = ["guessed", "passed", "roundOver"]
+  public static let wireName = "Guess or Pass event"
+}

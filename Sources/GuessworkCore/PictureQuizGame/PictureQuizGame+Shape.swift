@@ -1,0 +1,41 @@
+// What the layers around the engine need of Picture Quiz: its name, the deck it plays, its
+// figures and the names of its wire unions.
+
+extension PictureQuizGame {
+  public static let title = "Picture Quiz"
+  public static let emoji = "🖼️"
+  public static let blurb = "Tap the right picture."
+  public static let contentNeed = ContentNeed.deck
+
+  public static func content(from supplied: SuppliedContent) -> [Item]? {
+    if case .deck(let items, _, _) = supplied { items } else { nil }
+  }
+
+  /// No more questions than the deck has items; the questions name the deck's noun.
+  public static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings {
+    guard case .deck(let items, _, let noun) = supplied else { return settings }
+    var settings = settings
+    settings.questions = min(settings.questions, items.count)
+    settings.noun = noun
+    return settings
+  }
+
+  /// The best game overall and per deck.
+  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
+    Figure.bests(finished)
+  }
+}
+
+extension GameKind {
+  public static let pictureQuiz = PictureQuizGame.kind
+}
+
+extension PictureQuizGame.Action: WireUnion {
+  public static let wireTags = ["choose", "next"]
+  public static let wireName = "picture quiz action"
+}
+
+extension PictureQuizGame.Event: WireUnion {
+  public static let wireTags = ["answered", "nextQuestion", "gameOver"]
+  public static let wireName = "picture quiz event"
+}

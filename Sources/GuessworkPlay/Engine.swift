@@ -1,0 +1,370 @@
+public import Foundation
+public import GuessworkCore
+public import GuessworkStore
+import Synchronization
+
+/// A game after a step, ready to store and to answer with: its encoded state, what a player may
+/// see, and what the step caused.
+public struct Step: Sendable {
+  /// The game's state, encoded as it is stored.
+  public var state: String
+  public var view: any Encodable & Sendable
+  public var events: [any Encodable & Sendable]
+  public var isOver: Bool
+  public var score: Int
+  /// The end-of-game figures.
+  public var summary: any Encodable & Sendable
+  /// The same figures, encoded, once the game is over.
+  public var encodedSummary: String?
+  /// The action the step applied, encoded; none when only time passed.
+  public var action: String?
+  /// What the finished game hands back.
+  public var handback: Handback
+
+  /// The step as the store keeps it, as version `version` of game `gameID`.
+  public func move(gameID: String, version: Int, at now: Instant) -> Move {
+    Move(
+      gameID: gameID, version: version, state: state, at: now.milliseconds, action: action,
+      finished: finished(at: now))
+  }
+
+  /// The finished game's record, once it is over.
+  public func finished(at now: Instant) -> GameRecord.Finished? {
+    guard isOver, let encodedSummary else { return nil }
+    return GameRecord.Finished(at: now.milliseconds, score: score, summary: encodedSummary)
+  }
+}
+
+/// A game brought up to `now`: decoded from its stored state and ticked once. Nothing is
+/// encoded until the caller asks for a ``Step``.
+public struct Advanced: Sendable {
+  fileprivate let game: any Game
+  /// The events the tick caused.
+  fileprivate let events: [any Encodable & Sendable]
+  /// Whether time changed the game (a round that ran out must be stored).
+  public let changed: Bool
+  public let isOver: Bool
+  /// The stored JSON when the tick changed nothing (so a view needs no new encoding).
+  fileprivate let stored: String?
+}
+
+/// Why an action was not applied.
+public enum PlayError: Error, Equatable, Sendable {
+  case gameOver
+  case refused(Refusal)
+  case invalidSetting(SettingError)
+}
+
+/// A request to act on a game, read: the version the client saw, and the action (or what made
+/// it unreadable, told once the version has been checked: a stale client hears that first).
+public struct ActionRequest: Sendable {
+  public var version: Int
+  fileprivate var action: Result<any Sendable, any Error>
+}
+
+/// One game kind, erased, so that the server and the terminal can drive any game in
+/// ``Games/all`` from stored JSON and encoded requests, with one step for both.
+public protocol GameEngine: Sendable {
+  var kind: GameKind { get }
+  var title: String { get }
+  var contentNeed: ContentNeed { get }
+  /// The game as clients see it in the catalog: name, settings, figures.
+  var entry: CatalogEntry { get }
+  /// The game's Swift type, for generic code such as the API document's schemas.
+  var gameType: any Game.Type { get }
+
+  /// Starts a game on the content found for it, with the settings in the `settings` key of a
+  /// JSON object (missing keys take their defaults). Also returns the settings as played,
+  /// encoded.
+  func start(settingsIn body: Data, content: SuppliedContent, seed: UInt64, at now: Instant)
+    throws -> (Step, settings: String)
+  /// Decodes the stored state and lets time pass to `now`, once.
+  func advance(_ state: String, gameID: String, version: Int, at now: Instant) throws -> Advanced
+  /// The advanced game, encoded, with what its tick caused.
+  func step(_ advanced: Advanced, at now: Instant) throws -> Step
+  /// Reads a request body `{"version": N, "action": {...}}` once. Only a missing or invalid
+  /// version throws here.
+  func read(body: Data) throws -> ActionRequest
+  /// Applies the action of `request` to a game already advanced to `now`: refuses it if the
+  /// game is over, else applies it. The result is remembered as version `version + 1`.
+  func apply(
+    _ request: ActionRequest, to advanced: Advanced, gameID: String, version: Int,
+    at now: Instant
+  ) throws -> Step
+  /// The game's figures from its finished games (oldest first).
+  func figures(_ finished: [FinishedGame]) -> [Figure]
+  /// A request body `{"settings": {...}}` from settings typed as text (`name=value`, the
+  /// terminal's), each read and checked by its field.
+  func settingsBody(_ typed: [(name: String, value: String)]) throws -> Data
+  /// Checks the settings of a request body as the server does before a game starts.
+  func checkSettings(_ body: Data) throws
+  /// The colour a player must see but may not read (Bullseye's target), from a stored state.
+  func swatch(_ state: String) throws -> String?
+}
+
+/// The engine of one game.
+public struct Engine<G: Game>: GameEngine {
+  /// States decoded lately, by game and version: a game in play is read and moved again and
+  /// again, and decoding its state costs more than the rest of a move (BENCHMARKS.md).
+  private let decoded = DecodedStates<G>()
+
+  public init(_ type: G.Type = G.self) {}
+
+  public var kind: GameKind { G.kind }
+  public var title: String { G.title }
+  public var contentNeed: ContentNeed { G.contentNeed }
+  public var gameType: any Game.Type { G.self }
+
+  public var entry: CatalogEntry {
+    CatalogEntry(
+      id: G.kind.rawValue, title: G.title, emoji: G.emoji, blurb: G.blurb,
+      page: "\(G.kind.rawValue).html", content: G.contentNeed, settings: G.settingInfos,
+      figures: G.figureInfos)
+  }
+
+  private struct SettingsBody: Decodable {
+    var settings: G.Settings?
+  }
+
+  public func start(
+    settingsIn body: Data, content supplied: SuppliedContent, seed: UInt64, at now: Instant
+  ) throws -> (Step, settings: String) {
+    let game = try start(try settings(from: body), content: supplied, seed: seed, at: now)
+    return (try step(game, events: [], at: now), try CompactJSON.string(game.settings))
+  }
+
+  public func advance(_ state: String, gameID: String, version: Int, at now: Instant) throws
+    -> Advanced
+  {
+    var game = try decode(state, gameID: gameID, version: version)
+    let (events, changed) = tick(&game, at: now)
+    return Advanced(
+      game: game, events: events, changed: changed, isOver: game.isOver,
+      stored: changed ? nil : state)
+  }
+
+  public func step(_ advanced: Advanced, at now: Instant) throws -> Step {
+    try step(
+      advanced.game as! G, events: advanced.events as! [G.Event], at: now,
+      encoded: advanced.stored)
+  }
+
+  private struct ActionBody: Decodable {
+    var version: Int
+    var action: Result<G.Action, any Error>
+
+    enum CodingKeys: String, CodingKey { case version, action }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      version = try container.decode(Int.self, forKey: .version)
+      action = Result {
+        do {
+          return try container.decode(G.Action.self, forKey: .action)
+        } catch let error as DecodingError {
+          throw error
+        } catch {
+          // What JSONDecoder itself says of a number it cannot hold, as it would at the top.
+          throw DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "\(error)", underlyingError: error))
+        }
+      }
+    }
+  }
+
+  public func read(body: Data) throws -> ActionRequest {
+    let body = try JSONDecoder().decode(ActionBody.self, from: body)
+    return ActionRequest(version: body.version, action: body.action.map { $0 })
+  }
+
+  public func apply(
+    _ request: ActionRequest, to advanced: Advanced, gameID: String, version: Int,
+    at now: Instant
+  ) throws -> Step {
+    guard let action = try request.action.get() as? G.Action else {
+      preconditionFailure("An action read by another game's engine.")
+    }
+    var game = advanced.game as! G
+    let step = try apply(action, to: &game, afterTick: advanced.events as! [G.Event], at: now)
+    // Remembered as the next version, which is what it will be if it is stored; if it is
+    // not, the JSON of whatever is stored instead will not match.
+    decoded[gameID, version + 1] = (step.state, game)
+    return step
+  }
+
+  // MARK: The step, typed (the terminal holds its game as a value)
+
+  /// Starts a game of `G` on its content.
+  public func start(
+    _ settings: G.Settings, content supplied: SuppliedContent, seed: UInt64, at now: Instant
+  )
+    throws(PlayError) -> G
+  {
+    guard let content = G.content(from: supplied) else {
+      preconditionFailure("\(G.kind) was given content it does not use.")
+    }
+    do {
+      return try G(settings: G.fit(settings, to: supplied), content: content, seed: seed, at: now)
+    } catch {
+      throw .invalidSetting(error)
+    }
+  }
+
+  /// Lets time pass to `now`, once; says what it caused and whether it changed the game.
+  public func tick(_ game: inout G, at now: Instant) -> (events: [G.Event], changed: Bool) {
+    let before = game
+    let events = game.tick(at: now)
+    return (events, game != before)
+  }
+
+  /// Refuses `action` if the game (already ticked to `now`) is over, else applies it; the
+  /// result is encoded as it is stored and answered.
+  public func apply(
+    _ action: G.Action, to game: inout G, afterTick events: [G.Event], at now: Instant
+  )
+    throws -> Step
+  {
+    let caused: [G.Event]
+    do {
+      caused = try game.apply(action, afterTick: events, at: now)
+    } catch .gameOver {
+      throw PlayError.gameOver
+    } catch .refused(let refusal) {
+      throw PlayError.refused(refusal)
+    }
+    var step = try step(game, events: caused, at: now)
+    step.action = try CompactJSON.string(action)
+    return step
+  }
+
+  public func settingsBody(_ typed: [(name: String, value: String)]) throws -> Data {
+    var object: [String: Any] = [:]
+    for (name, text) in typed {
+      guard let field = G.Settings.field(name) else {
+        throw SettingError(
+          setting: name,
+          allowed: "a setting of \(G.title): "
+            + G.Settings.fields.map(\.name).joined(separator: ", "))
+      }
+      object[name] =
+        switch try field.parse(text) {
+        case .integer(let value): value
+        case .number(let value): value
+        case .text(let value): value
+        case .flag(let value): value
+        }
+    }
+    return (try? JSONSerialization.data(withJSONObject: ["settings": object])) ?? Data("{}".utf8)
+  }
+
+  /// The settings in the `settings` key of a request body (defaults for missing keys).
+  public func settings(from body: Data) throws -> G.Settings {
+    try JSONDecoder().decode(SettingsBody.self, from: body).settings ?? .init()
+  }
+
+  public func checkSettings(_ body: Data) throws {
+    do {
+      try settings(from: body).validate()
+    } catch let error as SettingError {
+      throw PlayError.invalidSetting(error)
+    }
+  }
+
+  public func figures(_ finished: [FinishedGame]) -> [Figure] {
+    G.figures(
+      finished.compactMap { game in
+        (try? JSONDecoder().decode(G.Summary.self, from: Data(game.summary.utf8))).map {
+          FinishedRecord(summary: $0, score: game.score, variant: game.variant)
+        }
+      })
+  }
+
+  public func swatch(_ state: String) throws -> String? {
+    try JSONDecoder().decode(G.self, from: Data(state.utf8)).swatch
+  }
+
+  private func decode(_ state: String, gameID: String, version: Int) throws -> G {
+    if let (json, game) = decoded[gameID, version], json == state { return game }
+    let game = try JSONDecoder().decode(G.self, from: Data(state.utf8))
+    decoded[gameID, version] = (state, game)
+    return game
+  }
+
+  /// `game` as a step, its state encoded unless the caller has the encoding already.
+  public func step(_ game: G, events: [G.Event], at now: Instant, encoded: String? = nil)
+    throws -> Step
+  {
+    Step(
+      state: try encoded ?? CompactJSON.string(game),
+      view: game.view(at: now),
+      events: events,
+      isOver: game.isOver,
+      score: game.score,
+      summary: game.summary,
+      encodedSummary: game.isOver ? try CompactJSON.string(game.summary) : nil,
+      action: nil,
+      handback: game.handback)
+  }
+}
+
+/// Decoded game states by game and version, each with the JSON it was decoded from: a hit
+/// counts only when that JSON is the one asked about (the same string, usually, so comparing
+/// is immediate). At most ``capacity`` of them, the ones in use kept (``RecentlyUsed``).
+public final class DecodedStates<G: Game>: Sendable {
+  public static var capacity: Int { 8192 }
+
+  private struct Key: Hashable {
+    var gameID: String
+    var version: Int
+  }
+
+  private let states = Mutex(RecentlyUsed<Key, (json: String, game: G)>(capacity: capacity))
+
+  public init() {}
+
+  public subscript(gameID: String, version: Int) -> (json: String, game: G)? {
+    get { states.withLock { $0[Key(gameID: gameID, version: version)] } }
+    set {
+      states.withLock { states in
+        // One entry per game: the previous version will not be asked for again.
+        states[Key(gameID: gameID, version: version - 1)] = nil
+        states[Key(gameID: gameID, version: version)] = newValue
+      }
+    }
+  }
+}
+
+/// A game as the catalog lists it: what a client needs to offer it, set it up and show its
+/// statistics.
+public struct CatalogEntry: Codable, Sendable, Equatable {
+  public var id: String
+  public var title: String
+  public var emoji: String
+  public var blurb: String
+  /// The page that plays it.
+  public var page: String
+  public var content: ContentNeed
+  public var settings: [SettingInfo]
+  public var figures: [FigureInfo]
+}
+
+/// The engines of a list of games, by kind.
+public struct GameEngines: Sendable {
+  /// In the list's order.
+  public let all: [any GameEngine]
+  private let byKind: [GameKind: any GameEngine]
+
+  /// The engines of `games` (by default every game Guesswork plays).
+  public init(_ games: [any Game.Type] = Games.all) {
+    all = games.map { Self.engine(for: $0) }
+    byKind = Dictionary(uniqueKeysWithValues: all.map { ($0.kind, $0) })
+  }
+
+  private static func engine<G: Game>(for type: G.Type) -> any GameEngine { Engine<G>() }
+
+  public subscript(kind: GameKind) -> (any GameEngine)? { byKind[kind] }
+  public subscript(id: String) -> (any GameEngine)? { byKind[GameKind(rawValue: id)] }
+
+  /// The identifiers, in order, for messages ("game must be one of ...").
+  public var ids: [String] { all.map(\.kind.rawValue) }
+}

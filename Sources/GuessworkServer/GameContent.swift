@@ -1,0 +1,53 @@
+import GuessworkContent
+import GuessworkCore
+import GuessworkStore
+import HTTPTypes
+
+extension API {
+  /// The content a game of `need` plays on, found for `player`: nothing, the words of the
+  /// category asked for (this player's seen words last), or the deck asked for.
+  func supply(_ need: ContentNeed, player: PlayerRecord, category: String?, deck: String?)
+    async throws -> SuppliedContent
+  {
+    switch need {
+    case .none:
+      return .none
+    case .words:
+      guard let category else { throw APIError.noCategory }
+      return .words(try await roundWords(player: player, category: category).0, category: category)
+    case .deck:
+      let deck = try await pictureDeck(deck)
+      let items = deck.playableItems.compactMap { item in
+        item.pictureToken.map { DeckItem(id: $0, name: item.name) }
+      }
+      return .deck(items, id: deck.id, noun: deck.noun)
+    }
+  }
+
+  /// The deck asked for (the first playable one when none is named).
+  func pictureDeck(_ id: String?) async throws -> Deck {
+    let all = try await decks.all()
+    guard let id else {
+      guard let first = all.first(where: \.isPlayable) else { throw APIError.notFound("Deck") }
+      return first
+    }
+    guard let deck = all.first(where: { $0.id == id }) else {
+      throw APIError(
+        .badRequest, "unknown-deck",
+        "deck must be one of \(all.map(\.id).joined(separator: ", ")).")
+    }
+    guard deck.isPlayable else { throw APIError.deckNeedsPhotos(deck) }
+    return deck
+  }
+}
+
+extension APIError {
+  static let noCategory = APIError(
+    .badRequest, "no-category", "Please select a category to play (category is missing).")
+
+  static func unknownCategory(_ ids: [String]) -> APIError {
+    APIError(
+      .badRequest, "unknown-category",
+      "category must be one of \(ids.joined(separator: ", ")), or one of your own categories.")
+  }
+}
