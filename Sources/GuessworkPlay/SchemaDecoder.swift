@@ -49,15 +49,6 @@ public enum SchemaReader {
         .object([("type", .string("object")), ("additionalProperties", Primitive.int.schema)])
       )
     }
-    if let iterable = T.self as? any CaseIterable.Type {
-      let (first, values) = cases(of: iterable)
-      if let first = first as? T, !values.isEmpty {
-        return (
-          first,
-          .object([("type", .string("string")), ("enum", .array(values.map { .string($0) }))])
-        )
-      }
-    }
     if let union = T.self as? any WireUnion.Type {
       var shapes: [JSONValue] = []
       var first: T?
@@ -69,6 +60,15 @@ public enum SchemaReader {
       }
       guard let first else { throw Failure(description: "\(T.self) has no wire tags") }
       return (first, .object([("oneOf", .array(shapes))]))
+    }
+    if let iterable = T.self as? any CaseIterable.Type {
+      let (first, values) = cases(of: iterable)
+      if let first = first as? T, !values.isEmpty {
+        return (
+          first,
+          .object([("type", .string("string")), ("enum", .array(values.map { .string($0) }))])
+        )
+      }
     }
     let node = Node()
     do {

@@ -59,9 +59,9 @@ public enum OpenAPIDocument {
 
     var reply = schemas["GameReply"] as! [String: Any]
     var replyProperties = reply["properties"] as! [String: Any]
-    replyProperties["view"] = ["oneOf": prefixes.map { ref($0 + "View") }]
+    replyProperties["view"] = ["anyOf": prefixes.map { ref($0 + "View") }]
     replyProperties["summary"] = merged(
-      replyProperties["summary"], ["oneOf": prefixes.map { ref($0 + "Summary") }])
+      replyProperties["summary"], ["anyOf": prefixes.map { ref($0 + "Summary") }])
     replyProperties["events"] = merged(
       replyProperties["events"], ["items": ["anyOf": prefixes.map { ref($0 + "Event") }]])
     reply["properties"] = replyProperties
@@ -80,7 +80,7 @@ public enum OpenAPIDocument {
     var stats = schemas["GameStats"] as! [String: Any]
     var statsProperties = stats["properties"] as! [String: Any]
     statsProperties["figures"] = merged(
-      statsProperties["figures"], ["oneOf": prefixes.map { ref($0 + "Figures") }])
+      statsProperties["figures"], ["anyOf": prefixes.map { ref($0 + "Figures") }])
     stats["properties"] = statsProperties
     schemas["GameStats"] = stats
 
