@@ -48,7 +48,7 @@ final class ManualClock: Sendable {
 
 /// Runs `body` against a real server on a loopback port, on `database`, with a manual clock.
 func withServer(
-  _ database: Database,
+  _ database: Database, games: [any Game.Type] = Games.all,
   _ body: @Sendable (any TestClientProtocol, ManualClock) async throws -> Void
 ) async throws {
   var logger = Logger(label: "server-tests")
@@ -56,7 +56,7 @@ func withServer(
   let store = try await SQLStore.open(database.location(), logger: logger)
   let clock = ManualClock()
   let app = buildApplication(
-    ServerConfiguration(), store: store, logger: logger, clock: { clock.now })
+    ServerConfiguration(), store: store, logger: logger, clock: { clock.now }, games: games)
   try await app.test(.live) { client in try await body(client, clock) }
 }
 
@@ -71,6 +71,7 @@ struct GameReply: Decodable {
   var view: JSON
   var summary: JSON?
   var events: [JSON]?
+  var newBest: Bool?
 }
 
 /// Any JSON value, to look into views without knowing every game's types.
