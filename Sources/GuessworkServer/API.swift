@@ -425,12 +425,15 @@ struct API: Sendable {
       newBest: step.isOver ? try await isNewBest(record, score: step.score) : nil)
   }
 
-  /// Whether `score` beats every other finished game of this player in the same game and
-  /// variant (and is above 0).
+  /// Whether `score` beats every game of this player in the same game and variant that
+  /// finished before this one (and is above 0).
   private func isNewBest(_ record: GameRecord, score: Int) async throws -> Bool? {
     guard score > 0 else { return nil }
+    // Games finished before this one (all others, when it has only just finished).
+    let finishedAt = record.finished?.at ?? .max
     let earlier = try await store.finishedGames(playerID: record.playerID).filter {
       $0.gameID != record.id && $0.kind == record.kind && $0.variant == record.variant
+        && $0.finishedAt <= finishedAt
     }
     return earlier.allSatisfy { $0.score < score } ? true : nil
   }

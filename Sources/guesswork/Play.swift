@@ -44,14 +44,15 @@ struct Play: AsyncParsableCommand {
       After a game: Enter plays again (a new seed), M goes to the menu, Q quits.
       """)
 
-  /// Each game's settings, from the settings data.
+  /// Each game's settings, from the settings data: one line a game.
   static var settingsHelp: String {
     engines.all.map { engine in
-      "  \(engine.kind)\n"
+      "  \(engine.kind.rawValue.padded(to: 15)) "
         + engine.entry.settings.map { setting in
-          "    \(optionName(setting.name).padded(to: 16)) \(setting.about) "
-            + "\(allowed(setting)); default \(setting.defaultValue)."
-        }.joined(separator: "\n")
+          setting.kind == .flag
+            ? "\(optionName(setting.name)) (a flag, off by default)"
+            : "\(optionName(setting.name)) \(allowed(setting)) (default \(setting.defaultValue))"
+        }.joined(separator: "; ")
     }.joined(separator: "\n")
   }
 
@@ -62,9 +63,9 @@ struct Play: AsyncParsableCommand {
 
   private static func allowed(_ setting: SettingInfo) -> String {
     switch setting.kind {
-    case .integer, .number: "\(setting.min!) to \(setting.max!)"
-    case .choice: (setting.choices ?? []).map(\.value).joined(separator: " or ")
-    case .flag: "a flag"
+    case .integer, .number: "\(setting.min!)…\(setting.max!)"
+    case .choice: (setting.choices ?? []).map(\.value).joined(separator: "|")
+    case .flag: "true|false"
     }
   }
 
@@ -137,7 +138,10 @@ struct Play: AsyncParsableCommand {
         throw PlayError.invalidSetting(
           SettingError(setting: pair, allowed: "written as name=value"))
       }
-      return (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+      let name = String(pair[..<equals])
+      // The option's spelling (feedback-ms) names the setting too.
+      let setting = engine.entry.settings.first { Self.optionName($0.name) == name }
+      return (setting?.name ?? name, String(pair[pair.index(after: equals)...]))
     }
     var rest = settingOptions[...]
     while let option = rest.popFirst() {

@@ -200,3 +200,45 @@ struct GamePlayTests {
     }
   }
 }
+
+@Suite("A new best is told by the server")
+struct NewBestTests {
+  /// Plays a Guess or Pass round on `category` guessing `words` words, then ends it.
+  static func round(_ player: Player, clock: ManualClock, category: String, words: Int)
+    async throws -> GameReply
+  {
+    var game = try await player.start(.guessOrPass, extra: #","category":"\#(category)""#)
+    clock.advance(seconds: 5)
+    for _ in 0..<words { try await player.act(&game, #"{"type":"guessed"}"#) }
+    try await player.act(&game, #"{"type":"end"}"#)
+    return game
+  }
+
+  @Test(
+    "Only a score above every earlier one in the same game and variant is a new best",
+    arguments: Database.available)
+  func newBest(database: Database) async throws {
+    try await withServer(database) { client, clock in
+      let ana = try await Player.join(client)
+      let first = try await Self.round(ana, clock: clock, category: "food", words: 2)
+      #expect(first.isOver && first.score == 2 && first.newBest == true)
+      let lower = try await Self.round(ana, clock: clock, category: "food", words: 1)
+      #expect(lower.newBest == nil)
+      let equal = try await Self.round(ana, clock: clock, category: "food", words: 2)
+      #expect(equal.newBest == nil)
+      // Another category has bests of its own.
+      let elsewhere = try await Self.round(ana, clock: clock, category: "music", words: 1)
+      #expect(elsewhere.newBest == true)
+      let nothing = try await Self.round(ana, clock: clock, category: "sports", words: 0)
+      #expect(nothing.newBest == nil)
+      let higher = try await Self.round(ana, clock: clock, category: "food", words: 3)
+      #expect(higher.newBest == true)
+      // Reading the finished game again tells the same.
+      #expect(try await ana.game(higher.id).newBest == true)
+      #expect(try await ana.game(lower.id).newBest == nil)
+      // A best stays a best when a later game beats it.
+      clock.advance(seconds: 1)
+      #expect(try await ana.game(first.id).newBest == true)
+    }
+  }
+}

@@ -351,6 +351,12 @@ def test_the_same_seed_replays_the_same_game():
         (["guess-or-pass", "--duration", "500"], "duration must be a whole number from 30 to 180"),
         (["guess-or-pass", "--category", "cars"], "category must be one of animals"),
         (["picture-quiz", "--choices", "7"], "choices must be a whole number from 2 to 6"),
+        (["bullseye", "--set", "rounds=11"], "rounds must be a whole number from 1 to 10"),
+        (["bullseye", "--set", "scoring=loose"], "scoring must be one of perceptual, classic"),
+        (["color-match", "--set", "feedback-ms=5000"], "feedbackMs must be a whole number from 0 to 2000"),
+        (["number", "--set", "sides=3"], "sides must be a setting of Guess the Number: low, high, attempts"),
+        (["number", "--sides", "3"], "unknown option --sides for number"),
+        (["chess"], "game must be one of number, color-match"),
     ],
 )
 def test_an_invalid_setting_exits_64_with_the_cores_message(args, message):
@@ -365,8 +371,25 @@ def test_an_invalid_setting_exits_64_with_the_cores_message(args, message):
 def test_help_explains_the_controls():
     result = subprocess.run([binary(), "play", "--help"], capture_output=True, timeout=60)
     out = result.stdout.decode()
-    for words in ["Backspace", "PgUp/PgDn", "Space", "NO_COLOR", "--seed", "--name"]:
+    for words in ["Backspace", "PgUp/PgDn", "Space", "NO_COLOR", "--seed", "--name", "--set"]:
         assert words in out, words
+
+
+def test_help_lists_every_games_settings_from_the_catalog():
+    """The settings in `guesswork play --help` are the ones the server's catalog offers."""
+    import json
+    import urllib.request
+    help_text = " ".join(subprocess.run(
+        [binary(), "play", "--help"], capture_output=True, timeout=60).stdout.decode().split())
+    with Server() as server, urllib.request.urlopen(server.url + "/api/catalog") as response:
+        catalog = json.load(response)
+    for game in catalog["games"]:
+        for setting in game["settings"]:
+            option = "".join("-" + c.lower() if c.isupper() else c for c in setting["name"])
+            if setting["kind"] in ("integer", "number"):
+                assert f"{option} {setting['min']}…{setting['max']}" in help_text, (game["id"], option)
+            else:
+                assert option in help_text, (game["id"], option)
 
 
 # --- Statistics ----------------------------------------------------------------------------

@@ -31,7 +31,8 @@ public enum SettingValue: Sendable, Equatable, Codable, CustomStringConvertible 
   public var description: String {
     switch self {
     case .integer(let value): String(value)
-    case .number(let value): String(value)
+    case .number(let value):
+      value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     case .text(let value): value
     case .flag(let value): String(value)
     }
