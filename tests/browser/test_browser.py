@@ -694,3 +694,36 @@ def test_every_page_passes_axe(player):
     if found:
         problems["picture-quiz.html (playing)"] = found
     assert problems == {}
+
+
+def test_every_setup_form_is_drawn_from_the_catalogs_settings(server, browser):
+    """Each game's page offers exactly the settings the catalog lists, each with its default
+    and range, and sends what is chosen: a setting added on the server needs no page change."""
+    player = Player(browser, server.url).join("Forma")
+    catalog = player.js("return fetch('/api/catalog').then((r) => r.json())")
+    for game in catalog["games"]:
+        player.open(game["page"])
+        player.find("[data-setting]")
+        drawn = player.js("""
+            return [...document.querySelectorAll('[data-setting]')].map((e) => ({
+              name: e.dataset.setting, kind: e.dataset.kind, type: e.type,
+              value: e.type === 'checkbox' ? e.checked : e.value,
+              min: e.min, max: e.max,
+              options: e.tagName === 'SELECT' ? [...e.options].map((o) => o.value) : null }));""")
+        by_name = {d["name"]: d for d in drawn}
+        assert sorted(by_name) == sorted(s["name"] for s in game["settings"]), game["id"]
+        for setting in game["settings"]:
+            control = by_name[setting["name"]]
+            assert control["kind"] == setting["kind"], (game["id"], setting["name"])
+            if setting["kind"] == "flag":
+                assert control["value"] == setting["default"]
+            elif setting["kind"] == "choice":
+                assert control["options"] == [c["value"] for c in setting["choices"]]
+                assert control["value"] == setting["default"]
+            else:
+                assert float(control["value"]) == float(setting["default"]), (game["id"], setting["name"])
+                if control["options"]:
+                    values = [float(v) for v in control["options"]]
+                    assert min(values) >= setting["min"] and max(values) <= setting["max"], setting["name"]
+                else:
+                    assert float(control["min"]) == setting["min"] and float(control["max"]) == setting["max"]
