@@ -100,16 +100,9 @@ extension Game {
   /// The figures as data, for clients.
   public static var figureInfos: [FigureInfo] { figures([]).map(\.info) }
 
-  /// One step: lets time pass to `now`, refuses if the game is over, then applies `action`.
-  /// Returns what the tick and the action caused. A refusal leaves the game as the tick left
-  /// it (which the caller stores if it ended the game).
-  public mutating func step(_ action: Action, at now: Instant) throws(StepError) -> [Event] {
-    let events = tick(at: now)
-    return try apply(action, afterTick: events, at: now)
-  }
-
-  /// The second half of ``step(_:at:)`` for callers that ticked already (to store a timeout
-  /// before deciding anything else): refuses if the game is over, then applies `action`.
+  /// The step after a tick (which callers make first, to store a timeout before deciding
+  /// anything else): refuses if the game is over, then applies `action`; returns what the
+  /// tick (`events`) and the action caused.
   public mutating func apply(_ action: Action, afterTick events: [Event], at now: Instant)
     throws(StepError) -> [Event]
   {

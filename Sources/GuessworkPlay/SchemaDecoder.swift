@@ -1,10 +1,7 @@
 import GuessworkCore
 
-/// A JSON value built in order, for the API document.
+/// A JSON Schema built in order: strings, arrays and objects are all a schema holds here.
 public indirect enum JSONValue: Sendable {
-  case bool(Bool)
-  case integer(Int)
-  case number(Double)
   case string(String)
   case array([JSONValue])
   case object([(String, JSONValue)])

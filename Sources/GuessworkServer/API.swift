@@ -171,7 +171,7 @@ struct API: Sendable {
       id: UUID().uuidString.lowercased(), name: name,
       preferences: try CompactJSON.string(Preferences()),
       createdAt: clock().milliseconds)
-    try await store.insertPlayer(record, tokenHash: Identity.hash(token))
+    try await store.insertPlayer(record, tokenHash: PlayerIdentity.hash(token))
     var response = json(PlayerView(record), status: .created)
     response.setCookie(identity.cookie(for: token))
     return response
@@ -182,7 +182,7 @@ struct API: Sendable {
   private func claim(_ request: Request) async throws -> Response {
     guard let token = request.uri.queryParameters.get("token"),
       PlayerIdentity.looksLikeToken(token),
-      try await store.player(tokenHash: Identity.hash(token)) != nil
+      try await store.player(tokenHash: PlayerIdentity.hash(token)) != nil
     else { throw APIError.notFound("Player") }
     var response = Response(status: .seeOther, headers: [.location: "/stats.html"])
     response.setCookie(identity.cookie(for: token))

@@ -1,5 +1,6 @@
 public import Foundation
 public import GuessworkContent
+import GuessworkPlay
 public import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -106,7 +107,7 @@ public func importDeck(
   from folder: URL, id: String?, into store: any GuessworkStore, at now: Int64
 ) async throws -> Deck {
   let read = try DeckFolder.read(
-    folder, id: id, builtIn: ContentLibrary.bundled.decks, sha256: Identity.sha256)
+    folder, id: id, builtIn: ContentLibrary.bundled.decks, sha256: PlayerIdentity.sha256)
   try await store.replaceDeck(
     id: read.deck.id,
     manifest: try CompactJSON.string(read.deck),

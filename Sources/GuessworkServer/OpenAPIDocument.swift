@@ -50,39 +50,33 @@ public enum OpenAPIDocument {
           return ["type": "object", "properties": properties, "required": required]
         }
       ])
-    var request = schemas["ActionRequest"] as! [String: Any]
-    var requestProperties = request["properties"] as! [String: Any]
-    requestProperties["action"] = merged(
-      requestProperties["action"], ["anyOf": prefixes.map { ref($0 + "Action") }])
-    request["properties"] = requestProperties
-    schemas["ActionRequest"] = request
-
-    var reply = schemas["GameReply"] as! [String: Any]
-    var replyProperties = reply["properties"] as! [String: Any]
-    replyProperties["view"] = ["anyOf": prefixes.map { ref($0 + "View") }]
-    replyProperties["summary"] = merged(
-      replyProperties["summary"], ["anyOf": prefixes.map { ref($0 + "Summary") }])
-    replyProperties["events"] = merged(
-      replyProperties["events"], ["items": ["anyOf": prefixes.map { ref($0 + "Event") }]])
-    reply["properties"] = replyProperties
-    reply["oneOf"] = engines.all.map { engine -> [String: Any] in
-      let name = prefix(engine.kind)
-      return [
-        "properties": [
-          "game": ["const": engine.kind.rawValue], "view": ref(name + "View"),
-          "events": ["type": "array", "items": ref(name + "Event")],
-          "summary": ref(name + "Summary"),
-        ]
-      ]
+    /// Merges `changes` into property `property` of schema `name`.
+    func amend(_ name: String, _ property: String, _ changes: [String: Any]) {
+      var schema = schemas[name] as! [String: Any]
+      var properties = schema["properties"] as! [String: Any]
+      properties[property] = merged(properties[property], changes)
+      schema["properties"] = properties
+      schemas[name] = schema
     }
-    schemas["GameReply"] = reply
-
-    var stats = schemas["GameStats"] as! [String: Any]
-    var statsProperties = stats["properties"] as! [String: Any]
-    statsProperties["figures"] = merged(
-      statsProperties["figures"], ["anyOf": prefixes.map { ref($0 + "Figures") }])
-    stats["properties"] = statsProperties
-    schemas["GameStats"] = stats
+    amend("ActionRequest", "action", ["anyOf": prefixes.map { ref($0 + "Action") }])
+    amend("GameReply", "view", ["anyOf": prefixes.map { ref($0 + "View") }])
+    amend("GameReply", "summary", ["anyOf": prefixes.map { ref($0 + "Summary") }])
+    amend("GameReply", "events", ["items": ["anyOf": prefixes.map { ref($0 + "Event") }]])
+    amend("GameStats", "figures", ["anyOf": prefixes.map { ref($0 + "Figures") }])
+    schemas["GameReply"] = merged(
+      schemas["GameReply"],
+      [
+        "oneOf": engines.all.map { engine -> [String: Any] in
+          let name = prefix(engine.kind)
+          return [
+            "properties": [
+              "game": ["const": engine.kind.rawValue], "view": ref(name + "View"),
+              "events": ["type": "array", "items": ref(name + "Event")],
+              "summary": ref(name + "Summary"),
+            ]
+          ]
+        }
+      ])
 
     components["schemas"] = schemas
     document["components"] = components
@@ -194,9 +188,6 @@ public enum OpenAPIDocument {
   /// A schema as Foundation objects; `closed` objects allow no other keys.
   static func foundation(_ value: JSONValue, closed: Bool) -> Any {
     switch value {
-    case .bool(let value): return value
-    case .integer(let value): return value
-    case .number(let value): return value
     case .string(let value): return value
     case .array(let values): return values.map { foundation($0, closed: closed) }
     case .object(let pairs):

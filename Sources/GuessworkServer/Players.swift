@@ -16,9 +16,6 @@ struct Identity: Sendable {
   let secureCookies: Bool
   let knownPlayers = KnownPlayers()
 
-  static func hash(_ token: String) -> String { PlayerIdentity.hash(token) }
-  static func sha256(_ data: Data) -> String { PlayerIdentity.sha256(data) }
-
   /// The token in this request's cookie, if it has the shape of one (the last one, when the
   /// cookie is sent twice). Read straight from the header: every move and read asks, and
   /// parsing every cookie into a table took 5% of a read (BENCHMARKS.md).
@@ -46,7 +43,7 @@ struct Identity: Sendable {
     guard let token = Self.token(of: request) else {
       return nil
     }
-    return try await store.player(tokenHash: Self.hash(token))
+    return try await store.player(tokenHash: PlayerIdentity.hash(token))
   }
 
   /// The player of this request, or a 401 that says how to become one.
@@ -61,7 +58,7 @@ struct Identity: Sendable {
     guard let token = Self.token(of: request) else {
       throw APIError.noPlayer
     }
-    let hash = Self.hash(token)
+    let hash = PlayerIdentity.hash(token)
     if let id = knownPlayers.id(for: hash) { return id }
     guard let player = try await store.player(tokenHash: hash) else { throw APIError.noPlayer }
     knownPlayers.remember(player.id, for: hash)
