@@ -66,7 +66,7 @@ let package = Package(
     .target(
       name: "GuessworkPlay",
       dependencies: [
-        "GuessworkCore", "GuessworkStore",
+        "GuessworkCore", "GuessworkStore", "GuessworkContent",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict

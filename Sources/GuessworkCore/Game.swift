@@ -29,6 +29,9 @@ public protocol Game: Codable, Sendable, Equatable {
   associatedtype Summary: Codable, Sendable, Equatable
   /// What a game needs besides its settings and seed: nothing, a word list, a deck's items.
   associatedtype Content: Sendable = Void
+  /// What the statistics keep of a player's finished games: added to one game at a time, so
+  /// that statistics never need a player's whole history again.
+  associatedtype Tally: GameTally = NoTally
 
   /// The identifier the API, the command line and the browser use.
   static var kind: GameKind { get }
@@ -44,9 +47,17 @@ public protocol Game: Codable, Sendable, Equatable {
   static func content(from supplied: SuppliedContent) -> Content?
   /// Settings adjusted to the content (a quiz asks no more questions than its deck has).
   static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings
-  /// The figures the statistics show, from the game's finished games, oldest first. Called
-  /// with none, it lists every figure with no value yet (the labels a client needs).
-  static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure]
+  /// Adds a finished game (games are added oldest first) to a tally.
+  static func tally(_ tally: inout Tally, adding game: FinishedRecord<Summary>)
+  /// The figures the statistics show, from the tally of the game's finished games. Called
+  /// with an empty tally, it lists every figure with no value yet (the labels a client needs).
+  static func figures(_ tally: Tally) -> [Figure]
+
+  /// The settings of the daily puzzle, the same for everyone.
+  static var dailySettings: Settings { get }
+  /// How a finished game went, in a line or two of emoji and numbers that tell no answer (no
+  /// secret number, word, colour value or picture name): what a daily result shares.
+  static func shareLine(_ summary: Summary, score: Int) -> String
 
   /// Starts a game. Throws when a setting is invalid or the content cannot make a game.
   init(settings: Settings, content: Content, seed: UInt64, at now: Instant) throws(SettingError)
@@ -91,14 +102,22 @@ extension Game {
   public static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings {
     settings
   }
-  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] { [] }
   public var handback: Handback { Handback() }
   public var swatch: String? { nil }
+  public static var dailySettings: Settings { Settings() }
+  public static func shareLine(_ summary: Summary, score: Int) -> String { "Score \(score)" }
+
+  /// The figures of `finished` (oldest first), tallied.
+  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
+    var tally = Tally()
+    for game in finished { Self.tally(&tally, adding: game) }
+    return figures(tally)
+  }
 
   /// The settings as data, for clients.
   public static var settingInfos: [SettingInfo] { Settings.infos }
   /// The figures as data, for clients.
-  public static var figureInfos: [FigureInfo] { figures([]).map(\.info) }
+  public static var figureInfos: [FigureInfo] { figures(Tally()).map(\.info) }
 
   /// The step after a tick (which callers make first, to store a timeout before deciding
   /// anything else): refuses if the game is over, then applies `action`; returns what the
@@ -113,6 +132,21 @@ extension Game {
       throw .refused(error)
     }
   }
+}
+
+/// What a game's statistics keep between finished games; starts empty.
+public protocol GameTally: Codable, Sendable, Equatable {
+  init()
+}
+
+/// The tally of a game whose statistics show no figures of their own.
+public struct NoTally: GameTally {
+  public init() {}
+}
+
+extension Game where Tally == NoTally {
+  public static func tally(_ tally: inout Tally, adding game: FinishedRecord<Summary>) {}
+  public static func figures(_ tally: Tally) -> [Figure] { [] }
 }
 
 /// Why a step did not apply its action.

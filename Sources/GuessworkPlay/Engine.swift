@@ -91,8 +91,19 @@ public protocol GameEngine: Sendable {
     _ request: ActionRequest, to advanced: Advanced, gameID: String, version: Int,
     at now: Instant
   ) throws -> Step
-  /// The game's figures from its finished games (oldest first).
-  func figures(_ finished: [FinishedGame]) -> [Figure]
+  /// A tally of this game's statistics (encoded; `nil`: empty) with `games` added, oldest
+  /// first (games of other kinds are skipped).
+  func tally(_ encoded: String?, adding games: [FinishedGame]) -> String
+  /// The statistics of a tally.
+  func statistics(_ encoded: String?) -> Statistics.PerGame
+  /// The best score of a tally on `variant`.
+  func best(_ encoded: String?, variant: String?) -> Int?
+  /// Starts the daily puzzle: the game's daily settings on the content and seed of the day.
+  func startDaily(content: SuppliedContent, seed: UInt64, at now: Instant) throws -> (
+    Step, settings: String
+  )
+  /// The share line of a finished game, from its encoded summary.
+  func shareLine(summary: String, score: Int) -> String?
   /// A request body `{"settings": {...}}` from settings typed as text (`name=value`, the
   /// terminal's), each read and checked by its field.
   func settingsBody(_ typed: [(name: String, value: String)]) throws -> Data
@@ -270,13 +281,44 @@ public struct Engine<G: Game>: GameEngine {
     }
   }
 
-  public func figures(_ finished: [FinishedGame]) -> [Figure] {
-    G.figures(
-      finished.compactMap { game in
-        (try? JSONDecoder().decode(G.Summary.self, from: Data(game.summary.utf8))).map {
-          FinishedRecord(summary: $0, score: game.score, variant: game.variant)
-        }
-      })
+  public func tally(_ encoded: String?, adding games: [FinishedGame]) -> String {
+    var tally = decodeTally(encoded)
+    for game in games where game.kind == G.kind.rawValue {
+      guard
+        let summary = try? JSONDecoder().decode(G.Summary.self, from: Data(game.summary.utf8))
+      else { continue }
+      tally.add(FinishedRecord(summary: summary, score: game.score, variant: game.variant))
+    }
+    return (try? CompactJSON.string(tally)) ?? ""
+  }
+
+  public func statistics(_ encoded: String?) -> Statistics.PerGame {
+    let tally = decodeTally(encoded)
+    return Statistics.PerGame(
+      game: G.kind.rawValue, title: G.title, played: tally.played, bestScore: tally.best,
+      lastScores: tally.last, figures: Figures(G.figures(tally.game)))
+  }
+
+  public func best(_ encoded: String?, variant: String?) -> Int? {
+    decodeTally(encoded).bests[variant ?? ""]
+  }
+
+  private func decodeTally(_ encoded: String?) -> KindTally<G> {
+    encoded.flatMap { try? JSONDecoder().decode(KindTally<G>.self, from: Data($0.utf8)) }
+      ?? KindTally()
+  }
+
+  public func startDaily(content supplied: SuppliedContent, seed: UInt64, at now: Instant) throws
+    -> (Step, settings: String)
+  {
+    let game = try start(G.dailySettings, content: supplied, seed: seed, at: now)
+    return (try step(game, events: [], at: now), try CompactJSON.string(game.settings))
+  }
+
+  public func shareLine(summary: String, score: Int) -> String? {
+    (try? JSONDecoder().decode(G.Summary.self, from: Data(summary.utf8))).map {
+      G.shareLine($0, score: score)
+    }
   }
 
   public func swatch(_ state: String) throws -> String? {

@@ -18,6 +18,8 @@ public final class LocalSession<G: Game> {
   public private(set) var moves: [Move] = []
   /// The last refusal, for the player to read.
   public var notice: String?
+  /// Set on a daily puzzle.
+  public var daily: DailyTag?
 
   /// Starts a game with `settings` on `content`.
   public init(settings: G.Settings, content: SuppliedContent, seed: UInt64, at now: Instant)
@@ -72,13 +74,24 @@ public final class LocalSession<G: Game> {
     GameRecord(
       id: id, playerID: playerID, kind: G.kind.rawValue, variant: variant,
       settings: (try? CompactJSON.string(game.settings)) ?? "{}", seed: seed,
-      state: initialState, version: 0, createdAt: createdAt.milliseconds)
+      state: initialState, version: 0, createdAt: createdAt.milliseconds, daily: daily)
   }
 
   /// Stores the game and its moves, in order, under `playerID` (once it is over: the terminal
   /// counts finished games).
+  /// A counted daily puzzle claims its day as it is stored: if that day's game was played
+  /// meanwhile (in a browser), this one is stored as not counted.
   public func record(in store: any GuessworkStore, playerID: String) async throws {
-    try await store.insertGame(initialRecord(playerID: playerID))
+    if let daily, daily.counted {
+      do {
+        try await store.insertDailyGame(initialRecord(playerID: playerID), day: daily.day)
+      } catch StoreError.duplicate {
+        self.daily?.counted = false
+        try await store.insertGame(initialRecord(playerID: playerID))
+      }
+    } else {
+      try await store.insertGame(initialRecord(playerID: playerID))
+    }
     for move in moves {
       _ = try await store.saveMove(move, expectedVersion: move.version - 1)
     }

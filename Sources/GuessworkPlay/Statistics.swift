@@ -1,9 +1,10 @@
+import Foundation
 public import GuessworkCore
 public import GuessworkStore
 
 /// A player's statistics: per game, how many were played, the best score, the last 20 scores,
-/// and the game's own figures, all worked out from the summaries of finished games. The
-/// server's `GET /api/me/stats` and the terminal's `guesswork stats` both show these.
+/// and the game's own figures, and the daily streaks. The server's `GET /api/me/stats` and
+/// the terminal's `guesswork stats` both show these.
 public struct Statistics: Encodable, Sendable {
   public struct PerGame: Encodable, Sendable {
     public var game: String
@@ -14,19 +15,147 @@ public struct Statistics: Encodable, Sendable {
     public var lastScores: [Int]
     /// The figures only this game has.
     public var figures: Figures
+    /// The daily puzzle's streak (absent before the first daily).
+    public var daily: Streak?
+  }
+
+  /// A daily streak as shown: the current run (0 once a day was missed), the best run and
+  /// how many days count.
+  public struct Streak: Encodable, Sendable, Equatable {
+    public var current: Int
+    public var best: Int
+    public var played: Int
+
+    public init(_ streak: DailyStreak, today: Int) {
+      current = streak.current(on: today)
+      best = streak.best
+      played = streak.played
+    }
   }
 
   public var games: [PerGame]
+  /// Days on which every daily puzzle was finished, in a row.
+  public var daily: Streak?
 
-  /// The statistics of `finished` (oldest first), for every game of `engines`.
-  public init(games finished: [FinishedGame], engines: GameEngines = GameEngines()) {
-    let byKind = Dictionary(grouping: finished, by: \.kind)
+  /// The statistics of `tallies` (encoded, by game kind), for every game of `engines`.
+  public init(
+    tallies: [String: String], engines: GameEngines = GameEngines(),
+    streaks: [String: DailyStreak] = [:], today: Int = 0
+  ) {
     games = engines.all.map { engine in
-      let mine = byKind[engine.kind.rawValue] ?? []
-      return PerGame(
-        game: engine.kind.rawValue, title: engine.title, played: mine.count,
-        bestScore: mine.map(\.score).max(), lastScores: mine.suffix(20).map(\.score),
-        figures: Figures(engine.figures(mine)))
+      var game = engine.statistics(tallies[engine.kind.rawValue])
+      game.daily = streaks[engine.kind.rawValue].map { Streak($0, today: today) }
+      return game
     }
+    daily = streaks[DailyStreak.wholeSet].map { Streak($0, today: today) }
+  }
+
+  /// The statistics of `finished` (oldest first), all tallied at once.
+  public init(games finished: [FinishedGame], engines: GameEngines = GameEngines()) {
+    self.init(tallies: Tallies.adding(finished, to: [:], engines: engines), engines: engines)
+  }
+}
+
+/// A game's tally with what every game's statistics show besides its own figures.
+struct KindTally<G: Game>: Codable {
+  var played = 0
+  var best: Int?
+  /// The last 20 scores, oldest first.
+  var last: [Int] = []
+  /// The best score by variant ("" for games without one).
+  var bests: [String: Int] = [:]
+  var game = G.Tally()
+
+  mutating func add(_ record: FinishedRecord<G.Summary>) {
+    played += 1
+    best = max(best ?? record.score, record.score)
+    last = Array((last + [record.score]).suffix(20))
+    bests[record.variant ?? "", default: record.score] = max(
+      bests[record.variant ?? ""] ?? record.score, record.score)
+    G.tally(&game, adding: record)
+  }
+}
+
+/// Every game's tally, encoded by game kind, as one JSON object that the store keeps.
+enum Tallies {
+  static func adding(
+    _ games: [FinishedGame], to tallies: [String: String], engines: GameEngines
+  ) -> [String: String] {
+    var tallies = tallies
+    for (kind, mine) in Dictionary(grouping: games, by: \.kind) {
+      guard let engine = engines[kind] else { continue }
+      tallies[kind] = engine.tally(tallies[kind], adding: mine)
+    }
+    return tallies
+  }
+
+  static func decode(_ text: String?) -> [String: String] {
+    text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+  }
+}
+
+/// A player's statistics kept up to date from their finished games without reading their
+/// whole history: the store keeps a tally up to a mark, and each read adds the games finished
+/// since. Only games finished a minute ago or more join the stored tally (``settleMs``): a
+/// game's finish time is taken before it is written, so one finishing now on another instance
+/// could still arrive with an earlier time than the newest stored. The last minute's games
+/// are added on every read, never stored.
+public struct StatisticsBook: Sendable {
+  public static let settleMs: Int64 = 60_000
+  let store: any GuessworkStore
+  let engines: GameEngines
+
+  public init(store: any GuessworkStore, engines: GameEngines) {
+    self.store = store
+    self.engines = engines
+  }
+
+  /// The settled tallies (stored when they moved on), the games since, and how far the
+  /// tallies reach.
+  private func current(playerID: String, now: Int64) async throws -> (
+    tallies: [String: String], recent: [FinishedGame], mark: TallyMark?
+  ) {
+    let stored = try await store.statsTally(playerID: playerID)
+    let newer = try await store.finishedGames(playerID: playerID, after: stored?.mark)
+    var tallies = Tallies.decode(stored?.tallies)
+    var mark = stored?.mark
+    let settled = newer.prefix { $0.finishedAt < now - Self.settleMs }
+    if let last = settled.last {
+      tallies = Tallies.adding(Array(settled), to: tallies, engines: engines)
+      mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
+      if let mark, let text = try? CompactJSON.string(tallies) {
+        try await store.saveStatsTally(
+          playerID: playerID, StoredTally(mark: mark, tallies: text), at: now)
+      }
+    }
+    return (tallies, Array(newer.dropFirst(settled.count)), mark)
+  }
+
+  /// The statistics of a player now.
+  public func statistics(playerID: String, now: Int64) async throws -> Statistics {
+    let (tallies, recent, _) = try await current(playerID: playerID, now: now)
+    return Statistics(
+      tallies: Tallies.adding(recent, to: tallies, engines: engines), engines: engines,
+      streaks: try await store.dailyStreaks(playerID: playerID),
+      today: DailyCalendar.day(of: now))
+  }
+
+  /// Whether a game that finished (at `finishedAt`) with `score` beats every earlier finished
+  /// game of its player in the same game and variant. `nil` when it does not, or when it
+  /// finished long enough ago to be in the stored tally (the moment has passed).
+  public func isNewBest(_ record: GameRecord, score: Int, finishedAt: Int64, now: Int64)
+    async throws -> Bool?
+  {
+    guard score > 0, let engine = engines[record.kind] else { return nil }
+    let (tallies, recent, mark) = try await current(playerID: record.playerID, now: now)
+    if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
+    let earlier = recent.filter {
+      $0.gameID != record.id && $0.kind == record.kind && $0.variant == record.variant
+        && $0.finishedAt <= finishedAt
+    }
+    let best =
+      ([engine.best(tallies[record.kind], variant: record.variant)].compactMap { $0 }
+      + earlier.map(\.score)).max()
+    return best.map { score > $0 } ?? true ? true : nil
   }
 }

@@ -25,11 +25,20 @@ struct API: Sendable {
   /// The API document for these games, made once.
   let openAPIDocument: Response
   let decks: Decks
+  /// The daily puzzles, their leaderboards and streaks.
+  let daily: DailySet
+  /// Statistics kept as running tallies.
+  let book: StatisticsBook
+  /// Whether pages are served over HTTPS (behind a proxy): links say so.
+  let secureLinks: Bool
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
     clock: @escaping @Sendable () -> Instant, engines: GameEngines = GameEngines()
   ) {
+    self.daily = DailySet(store: store, engines: engines, library: content)
+    self.book = StatisticsBook(store: store, engines: engines)
+    self.secureLinks = identity.secureCookies
     self.store = store
     self.identity = identity
     self.content = content
@@ -70,9 +79,8 @@ struct API: Sendable {
       try await avatar(request, id: context.parameters.require("id"))
     }
     router.get("/api/me/stats") { request, _ in
-      let player = try await identity.requirePlayer(of: request)
-      return json(
-        Statistics(games: try await store.finishedGames(playerID: player.id), engines: engines))
+      let playerID = try await identity.requirePlayerID(of: request)
+      return json(try await book.statistics(playerID: playerID, now: clock().milliseconds))
     }
     router.post("/api/games") { request, _ in try await createGame(request) }
     router.get("/api/games/{id}") { request, context in
@@ -84,6 +92,7 @@ struct API: Sendable {
     router.post("/api/games/{id}/actions") { request, context in
       try await act(request, id: context.parameters.require("id"))
     }
+    registerDaily(on: router)
     registerCustomCategories(on: router)
     registerReminders(on: router)
   }
@@ -227,9 +236,13 @@ struct API: Sendable {
     return json(PlayerView(player))
   }
 
+  /// A player's own avatar, or the avatar of a player on a leaderboard (whose name and
+  /// picture the leaderboards show everyone); anyone else's does not exist for the asker.
   private func avatar(_ request: Request, id: String) async throws -> Response {
-    let player = try await identity.requirePlayer(of: request)
-    guard player.id == id, let avatar = try await store.avatar(playerID: id) else {
+    let playerID = try await identity.requirePlayerID(of: request)
+    let shown = playerID == id ? true : try await store.isOnLeaderboard(playerID: id)
+    guard shown, let avatar = try await store.avatar(playerID: id)
+    else {
       throw APIError.notFound("Avatar")
     }
     return Response(
@@ -257,9 +270,11 @@ struct API: Sendable {
     /// Set once the game is over when its score beats every earlier finished game of this
     /// player in the same game and variant.
     var newBest: Bool?
+    /// Set on a daily puzzle's game.
+    var daily: DailyReply?
 
     enum CodingKeys: String, CodingKey {
-      case id, game, version, isOver, score, variant, view, events, summary, newBest
+      case id, game, version, isOver, score, variant, view, events, summary, newBest, daily
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -277,6 +292,7 @@ struct API: Sendable {
         for event in events { try event.encode(to: list.superEncoder()) }
       }
       try container.encodeIfPresent(newBest, forKey: .newBest)
+      try container.encodeIfPresent(daily, forKey: .daily)
     }
   }
 
@@ -309,7 +325,7 @@ struct API: Sendable {
       createdAt: now.milliseconds)
     try await store.insertGame(record)
     return json(
-      try await reply(record, step, version: 0, events: nil), status: .created)
+      try await reply(record, step, version: 0, events: nil, request: request), status: .created)
   }
 
   /// Runs `body`, telling a client in HTTP terms what the rules refused.
@@ -349,7 +365,7 @@ struct API: Sendable {
     let version =
       record.finished == nil && advanced.changed && advanced.isOver
       ? try await saveTimeout(record, step, now: now) : record.version
-    return json(try await reply(record, step, version: version, events: nil))
+    return json(try await reply(record, step, version: version, events: nil, request: request))
   }
 
   /// A colour the player must see but may not read (Bullseye's target) as a picture: its
@@ -392,7 +408,8 @@ struct API: Sendable {
       throw APIError.stale(try await store.game(id: record.id)?.version ?? record.version)
     }
     await handBack(record, step, now: now)
-    return json(try await reply(record, step, version: version, events: step.events))
+    return json(
+      try await reply(record, step, version: version, events: step.events, request: request))
   }
 
   /// Stores a game that time has ended, unless someone else already stored a newer version.
@@ -405,37 +422,33 @@ struct API: Sendable {
   }
 
   /// What a finished game hands back: the words a round showed are marked as seen by its
-  /// player in its category.
+  /// player in its category (not for a daily puzzle, whose words are everyone's); a counted
+  /// daily's result goes into its leaderboards and streaks.
   private func handBack(_ record: GameRecord, _ step: Step, now: Instant) async {
-    guard step.isOver, let category = record.variant, !step.handback.seenWords.isEmpty else {
-      return
-    }
+    guard step.isOver else { return }
+    // The move is stored whatever happens here; a result not recorded now is recorded when
+    // the player next asks for the daily set (`DailySet.catchUp`).
+    try? await daily.record(record, score: step.score, at: now)
+    guard record.daily == nil, let category = record.variant, !step.handback.seenWords.isEmpty
+    else { return }
     try? await store.markSeen(
       playerID: record.playerID, category: category, words: step.handback.seenWords,
       at: now.milliseconds)
   }
 
-  private func reply(
-    _ record: GameRecord, _ step: Step, version: Int, events: [any Encodable & Sendable]?
+  func reply(
+    _ record: GameRecord, _ step: Step, version: Int, events: [any Encodable & Sendable]?,
+    request: Request
   ) async throws -> GameReply {
-    GameReply(
+    let now = clock().milliseconds
+    return GameReply(
       id: record.id, game: record.kind, version: version, isOver: step.isOver,
       score: step.score, variant: record.variant, view: step.view, events: events,
       summary: step.isOver ? step.summary : nil,
-      newBest: step.isOver ? try await isNewBest(record, score: step.score) : nil)
-  }
-
-  /// Whether `score` beats every game of this player in the same game and variant that
-  /// finished before this one (and is above 0).
-  private func isNewBest(_ record: GameRecord, score: Int) async throws -> Bool? {
-    guard score > 0 else { return nil }
-    // Games finished before this one (all others, when it has only just finished).
-    let finishedAt = record.finished?.at ?? .max
-    let earlier = try await store.finishedGames(playerID: record.playerID).filter {
-      $0.gameID != record.id && $0.kind == record.kind && $0.variant == record.variant
-        && $0.finishedAt <= finishedAt
-    }
-    return earlier.allSatisfy { $0.score < score } ? true : nil
+      newBest: step.isOver
+        ? try await book.isNewBest(
+          record, score: step.score, finishedAt: record.finished?.at ?? now, now: now) : nil,
+      daily: record.daily.map { dailyReply($0, record: record, step: step, request: request) })
   }
 }
 

@@ -12,6 +12,8 @@ struct APIError: Error, Sendable {
   var status: HTTPResponse.Status
   var code: String
   var message: String
+  /// The game the error is about, when the client should open it (a daily already played).
+  var gameId: String?
 
   init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
     self.status = status
@@ -44,6 +46,7 @@ struct APIError: Error, Sendable {
     struct Detail: Encodable {
       var code: String
       var message: String
+      var gameId: String?
     }
     var error: Detail
   }

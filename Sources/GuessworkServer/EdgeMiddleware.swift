@@ -63,7 +63,8 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
         .internalServerError, "internal", "Something went wrong on the server; it is logged.")
     }
     return json(
-      APIError.Body(error: .init(code: apiError.code, message: apiError.message)),
+      APIError.Body(
+        error: .init(code: apiError.code, message: apiError.message, gameId: apiError.gameId)),
       status: apiError.status)
   }
 

@@ -1,5 +1,6 @@
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
 
@@ -16,11 +17,7 @@ extension API {
       guard let category else { throw APIError.noCategory }
       return .words(try await roundWords(player: player, category: category).0, category: category)
     case .deck:
-      let deck = try await pictureDeck(deck)
-      let items = deck.playableItems.compactMap { item in
-        item.pictureToken.map { DeckItem(id: $0, name: item.name) }
-      }
-      return .deck(items, id: deck.id, noun: deck.noun)
+      return .deck(try await pictureDeck(deck))
     }
   }
 

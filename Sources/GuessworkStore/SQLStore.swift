@@ -32,14 +32,14 @@ public final class SQLStore: GuessworkStore {
   }
 
   /// Runs a session that only reads.
-  fileprivate func session<R: Sendable>(
+  func session<R: Sendable>(
     _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
   ) async throws -> R {
     try await pool.withSession(body)
   }
 
   /// Runs a session that writes, after the writes before it on SQLite.
-  fileprivate func writing<R: Sendable>(
+  func writing<R: Sendable>(
     _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
   ) async throws -> R {
     guard let writers else { return try await pool.withSession(body) }
@@ -227,6 +227,82 @@ public final class SQLStore: GuessworkStore {
         "CREATE INDEX IF NOT EXISTS reminders_by_player ON reminders (player_id, starts_at)",
       ]
     ),
+    (
+      4, "the daily set: counted plays, leaderboards, streaks; statistics tallies",
+      [
+        // Migrations run one at a time in a transaction (see `migrate`), so these need no
+        // IF NOT EXISTS, which SQLite does not have for columns.
+        "ALTER TABLE games ADD COLUMN daily_day INTEGER",
+        "ALTER TABLE games ADD COLUMN daily_counted INTEGER",
+        """
+        CREATE TABLE IF NOT EXISTS secrets (
+          name TEXT PRIMARY KEY,
+          value TEXT NOT NULL,
+          created_at BIGINT NOT NULL
+        )
+        """,
+        // One counted attempt per player, game and day: the primary key decides.
+        """
+        CREATE TABLE IF NOT EXISTS daily_plays (
+          kind TEXT NOT NULL,
+          day INTEGER NOT NULL,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          game_id TEXT NOT NULL UNIQUE REFERENCES games(id) ON DELETE CASCADE,
+          started_at BIGINT NOT NULL,
+          finished_at BIGINT,
+          score INTEGER,
+          PRIMARY KEY (kind, day, player_id)
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS daily_plays_by_player ON daily_plays (player_id, day)",
+        // A player's score on each board (a day, a week, all time) ...
+        """
+        CREATE TABLE IF NOT EXISTS daily_boards (
+          kind TEXT NOT NULL,
+          period TEXT NOT NULL,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          score INTEGER NOT NULL,
+          updated_at BIGINT NOT NULL,
+          PRIMARY KEY (kind, period, player_id)
+        )
+        """,
+        """
+        CREATE INDEX IF NOT EXISTS daily_boards_by_score
+        ON daily_boards (kind, period, score DESC, updated_at, player_id)
+        """,
+        // ... and how many players have each score on each board, so that a rank is a sum
+        // over the few distinct scores, not a count over every player.
+        """
+        CREATE TABLE IF NOT EXISTS daily_board_scores (
+          kind TEXT NOT NULL,
+          period TEXT NOT NULL,
+          score INTEGER NOT NULL,
+          players INTEGER NOT NULL,
+          PRIMARY KEY (kind, period, score)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS daily_streaks (
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          kind TEXT NOT NULL,
+          current INTEGER NOT NULL,
+          best INTEGER NOT NULL,
+          last_day INTEGER NOT NULL,
+          played INTEGER NOT NULL,
+          PRIMARY KEY (player_id, kind)
+        )
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS player_tallies (
+          player_id TEXT PRIMARY KEY REFERENCES players(id) ON DELETE CASCADE,
+          through_at BIGINT NOT NULL,
+          through_id TEXT NOT NULL,
+          tallies TEXT NOT NULL,
+          updated_at BIGINT NOT NULL
+        )
+        """,
+      ]
+    ),
   ]
 
   /// The PostgreSQL advisory lock held while migrating ("gwmg").
@@ -381,19 +457,22 @@ public final class SQLStore: GuessworkStore {
       _ = try await writer.perform(.insertGame(game))
       return
     }
-    try await writing { db in
-      try await db.raw(
-        """
-        INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
-          created_at, updated_at, finished_at, score, summary)
-        VALUES (\(bind: game.id), \(bind: game.playerID), \(bind: game.kind),
-          \(bind: game.variant), \(bind: game.settings), \(bind: Int64(bitPattern: game.seed)),
-          \(bind: game.state), \(bind: game.version), \(bind: game.createdAt),
-          \(bind: game.updatedAt), \(bind: game.finished?.at), \(bind: game.finished?.score),
-          \(bind: game.finished?.summary))
-        """
-      ).run()
-    }
+    try await writing { db in try await Self.insert(game, into: db) }
+  }
+
+  static func insert(_ game: GameRecord, into db: any SQLDatabase) async throws {
+    try await db.raw(
+      """
+      INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
+        created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
+      VALUES (\(bind: game.id), \(bind: game.playerID), \(bind: game.kind),
+        \(bind: game.variant), \(bind: game.settings), \(bind: Int64(bitPattern: game.seed)),
+        \(bind: game.state), \(bind: game.version), \(bind: game.createdAt),
+        \(bind: game.updatedAt), \(bind: game.finished?.at), \(bind: game.finished?.score),
+        \(bind: game.finished?.summary), \(bind: game.daily?.day),
+        \(bind: game.daily.map { $0.counted ? 1 : 0 }))
+      """
+    ).run()
   }
 
   public func game(id: String) async throws -> GameRecord? {
@@ -401,6 +480,8 @@ public final class SQLStore: GuessworkStore {
     return try await pool.withSession { db in
       try await db.raw("SELECT * FROM games WHERE id = \(bind: id)").first().map { row in
         let finishedAt = try row.decode(column: "finished_at", as: Int64?.self)
+        let dailyDay = try row.decode(column: "daily_day", as: Int?.self)
+        let counted = try row.decode(column: "daily_counted", as: Int?.self) == 1
         return GameRecord(
           id: try row.decode(column: "id", as: String.self),
           playerID: try row.decode(column: "player_id", as: String.self),
@@ -416,7 +497,8 @@ public final class SQLStore: GuessworkStore {
             GameRecord.Finished(
               at: $0, score: try row.decode(column: "score", as: Int.self),
               summary: try row.decode(column: "summary", as: String.self))
-          })
+          },
+          daily: dailyDay.map { DailyTag(day: $0, counted: counted) })
       }
     }
   }
@@ -515,12 +597,23 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
-  public func finishedGames(playerID: String) async throws -> [FinishedGame] {
+  public func finishedGames(playerID: String, after mark: TallyMark?) async throws
+    -> [FinishedGame]
+  {
     try await pool.withSession { db in
-      try await db.raw(
+      let after: SQLQueryString =
+        if let mark {
+          """
+          AND finished_at >= \(bind: mark.finishedAt)
+          AND (finished_at > \(bind: mark.finishedAt) OR id > \(bind: mark.gameID))
+          """
+        } else {
+          ""
+        }
+      return try await db.raw(
         """
         SELECT id, kind, variant, score, summary, finished_at FROM games
-        WHERE player_id = \(bind: playerID) AND finished_at IS NOT NULL
+        WHERE player_id = \(bind: playerID) AND finished_at IS NOT NULL \(after)
         ORDER BY finished_at, id
         """
       ).all().map {

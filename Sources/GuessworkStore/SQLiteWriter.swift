@@ -172,8 +172,8 @@ private final class Connection: @unchecked Sendable {
       case .insertGame:
         """
         INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
-          created_at, updated_at, finished_at, score, summary)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+          created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
         """
       case .updateGame:
         """
@@ -294,6 +294,7 @@ private final class Connection: @unchecked Sendable {
           .text(game.settings), .integer(Int64(bitPattern: game.seed)), .text(game.state),
           Value(game.version), .integer(game.createdAt), .integer(game.updatedAt),
           Value(game.finished?.at), Value(game.finished?.score), Value(game.finished?.summary),
+          Value(game.daily?.day), Value(game.daily.map { $0.counted ? 1 : 0 }),
         ])
       return true
     case .saveMove(let move, let expectedVersion):

@@ -30,8 +30,47 @@ public protocol GuessworkStore: Sendable {
   func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool
   /// The accepted actions of a game, oldest first.
   func actions(gameID: String) async throws -> [ActionRecord]
-  /// A player's finished games, oldest first.
-  func finishedGames(playerID: String) async throws -> [FinishedGame]
+  /// A player's finished games, oldest first (by finish time, then id); only those after
+  /// `mark` when there is one.
+  func finishedGames(playerID: String, after mark: TallyMark?) async throws -> [FinishedGame]
+
+  // MARK: Statistics
+
+  /// What the statistics of a player keep of the games up to a mark.
+  func statsTally(playerID: String) async throws -> StoredTally?
+  /// Stores a player's tally, unless the stored one already reaches further (another
+  /// instance got there first): a tally only ever moves forward.
+  func saveStatsTally(playerID: String, _ tally: StoredTally, at: Int64) async throws
+
+  // MARK: The daily set
+
+  /// The secret called `name`: the first value ever proposed for it, on every instance.
+  func secret(named name: String, proposed: String) async throws -> String
+  /// Inserts a counted daily game together with its claim on (player, game, day), in one
+  /// transaction. Throws ``StoreError/duplicate(_:)`` and inserts nothing when the player
+  /// already has that day's game: the database's unique key decides, even between instances.
+  func insertDailyGame(_ game: GameRecord, day: Int) async throws
+  /// A player's counted daily games of one day, or of one game kind (newest first).
+  func dailyPlays(playerID: String, day: Int) async throws -> [DailyPlay]
+  func dailyPlays(playerID: String, kind: String) async throws -> [DailyPlay]
+  /// Counted daily games that are finished but whose result is not recorded yet (the server
+  /// stopped between the two): ``recordDaily(gameID:score:at:periods:sets:)`` catches up.
+  func unrecordedDailies(playerID: String) async throws -> [DailyPlay]
+  /// Records the result of a counted daily game once, in one transaction: in its leaderboards
+  /// (`periods`: the day's board takes the score, the week's adds it, all time keeps the
+  /// best) and its streaks (of its kind, and of the set when the player has now finished
+  /// `sets` dailies that day). `false` when it was recorded before or is not a counted daily.
+  @discardableResult
+  func recordDaily(gameID: String, score: Int, at: Int64, periods: DailyPeriods, sets: Int)
+    async throws -> Bool
+  /// The top `limit` of a leaderboard, with how many players it holds and where `playerID`
+  /// stands in it.
+  func leaderboard(kind: String, period: String, playerID: String?, limit: Int) async throws
+    -> Leaderboard
+  /// A player's daily streaks by game kind (`"*"`: the whole set).
+  func dailyStreaks(playerID: String) async throws -> [String: DailyStreak]
+  /// Whether a player appears on any leaderboard (and so shows others a name and avatar).
+  func isOnLeaderboard(playerID: String) async throws -> Bool
 
   // MARK: Decks
 
@@ -216,6 +255,8 @@ public struct GameRecord: Sendable, Equatable {
   public var createdAt: Int64
   public var updatedAt: Int64
   public var finished: Finished?
+  /// Set on a daily puzzle's game.
+  public var daily: DailyTag?
 
   /// What a finished game records for the statistics.
   public struct Finished: Sendable, Equatable {
@@ -233,7 +274,7 @@ public struct GameRecord: Sendable, Equatable {
   public init(
     id: String, playerID: String, kind: String, variant: String? = nil, settings: String,
     seed: UInt64, state: String, version: Int = 0, createdAt: Int64, updatedAt: Int64? = nil,
-    finished: Finished? = nil
+    finished: Finished? = nil, daily: DailyTag? = nil
   ) {
     self.id = id
     self.playerID = playerID
@@ -246,6 +287,7 @@ public struct GameRecord: Sendable, Equatable {
     self.createdAt = createdAt
     self.updatedAt = updatedAt ?? createdAt
     self.finished = finished
+    self.daily = daily
   }
 }
 
@@ -306,6 +348,131 @@ public struct FinishedGame: Sendable, Equatable {
     self.summary = summary
     self.finishedAt = finishedAt
   }
+}
+
+/// How far a player's statistics tally reaches: the last game it holds, by finish time and id.
+public struct TallyMark: Sendable, Equatable, Comparable {
+  public var finishedAt: Int64
+  public var gameID: String
+
+  public init(finishedAt: Int64, gameID: String) {
+    self.finishedAt = finishedAt
+    self.gameID = gameID
+  }
+
+  public static func < (a: TallyMark, b: TallyMark) -> Bool {
+    (a.finishedAt, a.gameID) < (b.finishedAt, b.gameID)
+  }
+}
+
+/// A player's statistics tally as stored: opaque JSON, and how far it reaches.
+public struct StoredTally: Sendable, Equatable {
+  public var mark: TallyMark
+  public var tallies: String
+
+  public init(mark: TallyMark, tallies: String) {
+    self.mark = mark
+    self.tallies = tallies
+  }
+}
+
+/// A daily game played by a player: counted (one per player, game and day) or from the
+/// archive (any number, never counted).
+public struct DailyTag: Sendable, Equatable {
+  /// Days since 1970-01-01, UTC.
+  public var day: Int
+  public var counted: Bool
+
+  public init(day: Int, counted: Bool) {
+    self.day = day
+    self.counted = counted
+  }
+}
+
+/// A counted daily game, and its result once recorded.
+public struct DailyPlay: Sendable, Equatable {
+  public var kind: String
+  public var day: Int
+  public var gameID: String
+  /// The recorded result; `nil` while the game goes on (or before it is recorded).
+  public var score: Int?
+  public var finishedAt: Int64?
+
+  public init(kind: String, day: Int, gameID: String, score: Int? = nil, finishedAt: Int64? = nil) {
+    self.kind = kind
+    self.day = day
+    self.gameID = gameID
+    self.score = score
+    self.finishedAt = finishedAt
+  }
+}
+
+/// The leaderboards a daily result counts in, by their keys.
+public struct DailyPeriods: Sendable, Equatable {
+  public var day: String
+  public var week: String
+  public var allTime: String
+
+  public init(day: String, week: String, allTime: String) {
+    self.day = day
+    self.week = week
+    self.allTime = allTime
+  }
+}
+
+/// A leaderboard: its top entries (ties share a rank: 1, 1, 3), its size, and the asking
+/// player's place.
+public struct Leaderboard: Sendable, Equatable {
+  public struct Entry: Sendable, Equatable {
+    public var rank: Int
+    public var playerID: String
+    public var name: String
+    public var hasAvatar: Bool
+    public var score: Int
+  }
+
+  public struct Standing: Sendable, Equatable {
+    public var rank: Int
+    public var score: Int
+  }
+
+  public var entries: [Entry]
+  public var players: Int
+  public var mine: Standing?
+}
+
+/// A run of consecutive days with a finished daily game (of one game, or the whole set).
+public struct DailyStreak: Sendable, Equatable {
+  /// The key of the whole set's streak: days on which every daily was finished.
+  public static let wholeSet = "*"
+
+  public var current: Int
+  public var best: Int
+  /// The last day counted in `current`.
+  public var lastDay: Int
+  /// Days counted in all.
+  public var played: Int
+
+  public init(current: Int, best: Int, lastDay: Int, played: Int) {
+    self.current = current
+    self.best = best
+    self.lastDay = lastDay
+    self.played = played
+  }
+
+  /// The streak after a result on `day` (each day is added once).
+  public func adding(day: Int) -> DailyStreak {
+    // A day before the last (recorded late) counts, but does not change the run.
+    guard day > lastDay else {
+      return DailyStreak(current: current, best: best, lastDay: lastDay, played: played + 1)
+    }
+    let current = day == lastDay + 1 ? self.current + 1 : 1
+    return DailyStreak(
+      current: current, best: max(best, current), lastDay: day, played: played + 1)
+  }
+
+  /// The current streak as seen on `today`: broken once a whole day has passed without.
+  public func current(on today: Int) -> Int { lastDay >= today - 1 ? current : 0 }
 }
 
 /// Where the data lives.

@@ -42,7 +42,8 @@ struct Stats: AsyncParsableCommand {
       print("No games yet: play one with `guesswork play`.")
       return
     }
-    let statistics = Statistics(games: try await store.finishedGames(playerID: player.id))
+    let statistics = try await StatisticsBook(store: store, engines: GameEngines())
+      .statistics(playerID: player.id, now: Int64(Date().timeIntervalSince1970 * 1000))
     try? await store.close()
     if browserLink {
       print("http://\(host):\(port)/api/players/claim?token=\(token)")
@@ -72,9 +73,16 @@ struct StatsReport {
 
   var text: String {
     var lines = [bold("Statistics of \(player)"), ""]
+    if let daily = statistics.daily {
+      lines.append(row("daily set streak", "\(daily.current) (best \(daily.best))"))
+      lines.append("")
+    }
     for game in statistics.games {
       lines.append(bold(game.title))
       lines.append(row("played", String(game.played)))
+      if let daily = game.daily {
+        lines.append(row("daily streak", "\(daily.current) (best \(daily.best))"))
+      }
       guard game.played > 0 else {
         lines.append("")
         continue

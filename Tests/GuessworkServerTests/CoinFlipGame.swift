@@ -114,7 +114,15 @@ struct CoinFlipGame: Game {
   var score: Int { calls.filter { $0 }.count }
   var summary: Summary { Summary(score: score, flips: calls.count) }
 
-  static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
-    [Figure("rightCalls", "Right calls", .count(finished.map(\.summary.score).reduce(0, +)))]
+  struct Tally: GameTally {
+    var rightCalls = 0
+  }
+
+  static func tally(_ tally: inout Tally, adding game: FinishedRecord<Summary>) {
+    tally.rightCalls += game.summary.score
+  }
+
+  static func figures(_ tally: Tally) -> [Figure] {
+    [Figure("rightCalls", "Right calls", .count(tally.rightCalls))]
   }
 }

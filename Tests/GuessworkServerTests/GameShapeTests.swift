@@ -110,7 +110,7 @@ struct GameShapeTests {
     try await store.insertPlayer(player, tokenHash: PlayerIdentity.hash(PlayerIdentity.newToken()))
     try await session.record(in: store, playerID: player.id)
     let statistics = Statistics(
-      games: try await store.finishedGames(playerID: player.id),
+      games: try await store.finishedGames(playerID: player.id, after: nil),
       engines: GameEngines(Self.games))
     try await store.close()
     let coin = try #require(statistics.games.first { $0.game == "coin-flip" })

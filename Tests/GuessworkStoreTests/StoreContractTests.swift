@@ -340,7 +340,7 @@ struct StoreContractTests {
         Move(
           gameID: othersGame.id, version: 1, state: "e", at: 1, action: nil,
           finished: .init(at: 1, score: 9, summary: "{}")), expectedVersion: 0)
-      let finished = try await store.finishedGames(playerID: player.id)
+      let finished = try await store.finishedGames(playerID: player.id, after: nil)
       #expect(finished.map(\.gameID) == ids)
       #expect(finished.map(\.score) == [3, 1, 2])
     }

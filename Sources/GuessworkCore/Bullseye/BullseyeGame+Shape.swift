@@ -7,14 +7,45 @@ extension BullseyeGame {
   public static let blurb = "Mix the colour you see."
 
   /// Rounds played, the average and the best round.
-  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
-    let rounds = finished.flatMap(\.summary.rounds)
-    return [
-      Figure("rounds", "Colours matched", .count(rounds.count)),
+  public struct Tally: GameTally {
+    public var rounds = 0
+    public var total = 0
+    public var best: Int?
+
+    public init() {}
+  }
+
+  public static func tally(_ tally: inout Tally, adding game: FinishedRecord<Summary>) {
+    for round in game.summary.rounds {
+      tally.rounds += 1
+      tally.total += round.score
+      tally.best = max(tally.best ?? round.score, round.score)
+    }
+  }
+
+  public static func figures(_ tally: Tally) -> [Figure] {
+    [
+      Figure("rounds", "Colours matched", .count(tally.rounds)),
       Figure(
-        "averageRound", "Average colour", .decimal(Figure.mean(rounds.map { Double($0.score) }))),
-      Figure("bestRound", "Best colour", .score(rounds.map(\.score).max())),
+        "averageRound", "Average colour",
+        .decimal(tally.rounds == 0 ? nil : Double(tally.total) / Double(tally.rounds))),
+      Figure("bestRound", "Best colour", .score(tally.best)),
     ]
+  }
+
+  /// A square per colour by its score (🎯 100, 🟩 90 and up, 🟨 75, 🟧 50, 🟥 below), then
+  /// the total: never a colour's values.
+  public static func shareLine(_ summary: Summary, score: Int) -> String {
+    let squares = summary.rounds.map { round in
+      switch round.score {
+      case 100...: "🎯"
+      case 90...: "🟩"
+      case 75...: "🟨"
+      case 50...: "🟧"
+      default: "🟥"
+      }
+    }.joined()
+    return "\(squares) \(summary.total)/\(summary.maxTotal)"
   }
 
   /// The target, which the player must see; its values never travel in a view, so a client

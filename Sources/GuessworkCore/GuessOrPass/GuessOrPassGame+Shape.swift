@@ -19,8 +19,15 @@ extension GuessOrPassGame {
   }
 
   /// The best round overall and per category.
-  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
-    Figure.bests(finished)
+  public static func tally(_ tally: inout Figure.Bests, adding game: FinishedRecord<Summary>) {
+    tally.add(game)
+  }
+
+  public static func figures(_ tally: Figure.Bests) -> [Figure] { Figure.bests(tally) }
+
+  /// How many words were guessed and passed, never which.
+  public static func shareLine(_ summary: Summary, score: Int) -> String {
+    "✅ \(summary.guessed.count) guessed · ⏭️ \(summary.passed.count) passed"
   }
 
   /// The words the round has shown, dealt last in this player's next rounds.

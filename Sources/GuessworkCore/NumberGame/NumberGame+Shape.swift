@@ -7,30 +7,64 @@ extension NumberGame {
   public static let blurb = "Find my number with the hints."
 
   /// Wins, losses, streaks and the attempts winning games took.
-  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
-    let results = finished.map(\.summary)
-    var current = 0
-    var best = 0
-    for result in results {
-      current = result.won ? current + 1 : 0
-      best = max(best, current)
+  public struct Tally: GameTally {
+    public var wins = 0
+    public var losses = 0
+    public var currentStreak = 0
+    public var bestStreak = 0
+    /// Wins by attempts used: `winsByAttempts[n]` won with n attempts.
+    public var winsByAttempts: [Int] = []
+
+    public init() {}
+  }
+
+  public static func tally(_ tally: inout Tally, adding game: FinishedRecord<Summary>) {
+    let result = game.summary
+    if result.won {
+      tally.wins += 1
+      tally.currentStreak += 1
+      tally.bestStreak = max(tally.bestStreak, tally.currentStreak)
+      let used = max(0, result.attemptsUsed)
+      if tally.winsByAttempts.count <= used {
+        tally.winsByAttempts += Array(repeating: 0, count: used + 1 - tally.winsByAttempts.count)
+      }
+      tally.winsByAttempts[used] += 1
+    } else {
+      tally.losses += 1
+      tally.currentStreak = 0
     }
-    let wins = results.filter(\.won)
-    let histogram = Dictionary(grouping: wins, by: \.attemptsUsed)
-      .map { Figure.Bar(label: $0.key, value: $0.value.count) }
-      .sorted { $0.label < $1.label }
+  }
+
+  public static func figures(_ tally: Tally) -> [Figure] {
+    let played = tally.wins + tally.losses
+    let histogram = tally.winsByAttempts.enumerated().filter { $0.element > 0 }
+      .map { Figure.Bar(label: $0.offset, value: $0.element) }
     return [
-      Figure("wins", "Wins", .count(wins.count)),
-      Figure("losses", "Losses", .count(results.count - wins.count)),
+      Figure("wins", "Wins", .count(tally.wins)),
+      Figure("losses", "Losses", .count(tally.losses)),
       Figure(
         "winRate", "Win rate",
-        .percent(results.isEmpty ? nil : Double(wins.count) / Double(results.count))),
-      Figure("currentStreak", "Current streak", .count(current)),
-      Figure("bestStreak", "Best streak", .count(best)),
+        .percent(played == 0 ? nil : Double(tally.wins) / Double(played))),
+      Figure("currentStreak", "Current streak", .count(tally.currentStreak)),
+      Figure("bestStreak", "Best streak", .count(tally.bestStreak)),
       Figure(
         "attemptsHistogram", "Wins by attempts used",
         .bars(histogram, labelKey: "attempts", valueKey: "wins")),
     ]
+  }
+
+  /// Each guess as the hint it got (⬆️ higher, ⬇️ lower, ✅ found), then the attempts used
+  /// of those allowed ("X" for a loss): never a number.
+  public static func shareLine(_ summary: Summary, score: Int) -> String {
+    let hints = summary.guesses.map { guess in
+      switch guess.hint {
+      case .higher: "⬆️"
+      case .lower: "⬇️"
+      case .correct: "✅"
+      }
+    }.joined()
+    let used = summary.won ? "\(summary.attemptsUsed)" : "X"
+    return "\(hints) \(used)/\(summary.attemptsAllowed)"
   }
 }
 

@@ -21,8 +21,20 @@ extension PictureQuizGame {
   }
 
   /// The best game overall and per deck.
-  public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {
-    Figure.bests(finished)
+  public static func tally(_ tally: inout Figure.Bests, adding game: FinishedRecord<Summary>) {
+    tally.add(game)
+  }
+
+  public static func figures(_ tally: Figure.Bests) -> [Figure] { Figure.bests(tally) }
+
+  /// A square per question answered, 🟩 right and 🟥 wrong, then the right answers: never a
+  /// picture's name.
+  public static func shareLine(_ summary: Summary, score: Int) -> String {
+    let wrong = Set(summary.missed.map(\.questionNumber))
+    let squares = (1...max(1, summary.answered)).prefix(summary.answered).map {
+      wrong.contains($0) ? "🟥" : "🟩"
+    }.joined()
+    return "\(squares) \(summary.correct)/\(summary.questions)"
   }
 }
 

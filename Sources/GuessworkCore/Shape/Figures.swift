@@ -69,16 +69,26 @@ public struct Figure: Sendable, Equatable {
   }
 
   /// The best score overall and per variant: what games played on categories or decks show.
-  public static func bests<S>(_ finished: [FinishedRecord<S>]) -> [Figure] {
-    var best: [String: Int] = [:]
-    for game in finished {
-      guard let variant = game.variant else { continue }
-      best[variant] = max(best[variant] ?? game.score, game.score)
-    }
-    return [
-      Figure("bestOverall", "Best overall", .score(finished.map(\.score).max())),
-      Figure("bestByVariant", "Best by category or deck", .byVariant(best)),
+  public static func bests(_ tally: Bests) -> [Figure] {
+    [
+      Figure("bestOverall", "Best overall", .score(tally.overall)),
+      Figure("bestByVariant", "Best by category or deck", .byVariant(tally.byVariant)),
     ]
+  }
+
+  /// The tally behind ``bests(_:)``.
+  public struct Bests: GameTally {
+    public var overall: Int?
+    public var byVariant: [String: Int] = [:]
+
+    public init() {}
+
+    public mutating func add<S>(_ game: FinishedRecord<S>) {
+      overall = max(overall ?? game.score, game.score)
+      if let variant = game.variant {
+        byVariant[variant] = max(byVariant[variant] ?? game.score, game.score)
+      }
+    }
   }
 }
 

@@ -2,10 +2,12 @@
 // small DOM builders (text only, never HTML from data) and dialogs.
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
+  constructor(status, code, message, details) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
     this.code = code;
+    this.details = details || {};
   }
 }
 
@@ -32,7 +34,7 @@ export async function api(method, path, body, raw) {
   }
   if (!response.ok) {
     const error = (data && data.error) || {};
-    throw new ApiError(response.status, error.code, error.message);
+    throw new ApiError(response.status, error.code, error.message, error);
   }
   return data;
 }
@@ -122,6 +124,13 @@ export function setGameIdInURL(id) {
   history.replaceState(null, '', url);
 }
 
+// Told of every reply any GameSession accepts, after the page has drawn it. The daily badge
+// (daily-badge.js) listens here so that no game module needs code of its own for the daily set.
+const replyListeners = new Set();
+export function onEveryReply(listener) {
+  replyListeners.add(listener);
+}
+
 /**
  * One game on the server. Actions go one at a time, each with the latest version; a stale
  * version reloads the game. `onReply(reply)` renders every answer.
@@ -142,6 +151,7 @@ export class GameSession {
     this.reply = reply;
     setGameIdInURL(reply.id);
     this.onReply(reply);
+    for (const listener of replyListeners) listener(reply);
   }
 
   async start(options = {}) {

@@ -1,7 +1,8 @@
-// The welcome form on a first visit, then home: the player and the games the catalog lists
-// (each with its emoji, blurb and page from the catalog).
+// The welcome form on a first visit, then home: the player, today's daily puzzles and the games
+// the catalog lists (each with its emoji, blurb and page from the catalog).
 import { api, catalog, me, el, $, say, avatarSrc, initialOf } from './api.js';
 import { uploadAvatar, previewInto } from './avatar.js';
+import { streakText, countDown, stateText, dailyHref } from './daily-words.js';
 
 async function main() {
   const player = await me();
@@ -31,6 +32,10 @@ function showWelcome() {
           say(`Your name is saved, but the picture was not: ${e.message}`, 'error');
         }
       }
+      // A newcomer sent here from a shared daily link goes back to it (daily.js left the path).
+      const back = sessionStorage.getItem('after-welcome');
+      sessionStorage.removeItem('after-welcome');
+      if (back && back.startsWith('/daily.html')) { location.assign(back); return; }
       $('#welcome').hidden = true;
       showHome(player);
     } catch (e) {
@@ -46,6 +51,7 @@ async function showHome(player) {
   holder.replaceChildren(player.avatarURL
     ? el('img', { class: 'avatar large', src: avatarSrc(player), alt: '' })
     : el('span', { class: 'avatar large initial', 'aria-hidden': 'true', text: initialOf(player.name) }));
+  showDailyStrip();
   const [{ games }, stats] = await Promise.all([catalog(), api('GET', '/api/me/stats')]);
   const best = Object.fromEntries(stats.games.map((g) => [g.game, g]));
   const grid = $('#game-grid');
@@ -59,6 +65,37 @@ async function showHome(player) {
       el('span', { text: game.blurb }),
       el('span', { class: 'best', text: bestText }));
   }));
+}
+
+// The short chip of a daily puzzle: a screen reader hears it in full through the label.
+const CHIP_STATE = { new: 'Play', playing: 'Continue' };
+function dailyChip(g) {
+  const state = g.state === 'done' ? `✓ ${g.score ?? ''}` : CHIP_STATE[g.state] || 'Play';
+  return el('li', {}, el('a', {
+    class: `daily-chip ${g.game} ${g.state}`, href: dailyHref(g.game),
+    'aria-label': `${g.title} #${g.number}: ${stateText(g)}`,
+  },
+  el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
+  el('span', { class: 'chip-title', 'aria-hidden': 'true', text: g.title }),
+  el('span', { class: 'chip-state', 'aria-hidden': 'true', text: state })));
+}
+
+// Today's five puzzles above the games. Home works without them: a failure only hides the strip.
+let stopCountDown = () => {};
+async function showDailyStrip() {
+  let day;
+  try {
+    day = await api('GET', '/api/daily');
+  } catch {
+    $('#daily-strip').hidden = true;
+    return;
+  }
+  $('#daily-strip-title').textContent = `Today's puzzles · #${day.number}`;
+  $('#daily-streak').textContent = streakText(day.streak);
+  $('#daily-chips').replaceChildren(...day.games.map(dailyChip));
+  stopCountDown();
+  stopCountDown = countDown($('#daily-next'), day.nextInSeconds, showDailyStrip);
+  $('#daily-strip').hidden = false;
 }
 
 main().catch((e) => say(e.message, 'error'));

@@ -1,6 +1,7 @@
 // Statistics: each game's figures as the catalog describes them (label and format), with
 // small SVG charts drawn here for the "bars" figures and each game's score history.
 import { api, boot, catalog, el, $, say } from './api.js';
+import { streakText } from './daily-words.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}, text) {
@@ -79,6 +80,9 @@ function gamePanel(g, info) {
   const values = g.figures || {};
   const panel = el('section', { class: 'panel', 'aria-labelledby': `h-${g.game}` }, el('h2', { id: `h-${g.game}`, text: g.title }));
   const pairs = [['Played', g.played], ['Best score', g.bestScore ?? '—']];
+  if (g.daily) {
+    pairs.push(['Daily streak', `${g.daily.current} (best ${g.daily.best})`], ['Dailies played', g.daily.played]);
+  }
   const charts = [];
   for (const figure of game.figures || []) {
     const value = values[figure.id];
@@ -98,10 +102,19 @@ function gamePanel(g, info) {
   return panel;
 }
 
+// The overall daily streak: days on which every game's daily puzzle was finished.
+function dailyPanel(daily) {
+  return el('section', { class: 'panel', 'aria-labelledby': 'h-daily' },
+    el('h2', { id: 'h-daily', text: 'The daily set' }),
+    figureList([['Daily streak (all five)', `${daily.current} (best ${daily.best})`]]),
+    el('p', { class: 'muted' }, streakText(daily) || 'Finish all five daily puzzles on a day to start a streak.',
+      ' ', el('a', { href: 'daily.html', text: "Today's puzzles" })));
+}
+
 async function main() {
   await boot();
   const [info, stats] = await Promise.all([catalog(), api('GET', '/api/me/stats')]);
-  $('#games').replaceChildren(...stats.games.map((g) => gamePanel(g, info)));
+  $('#games').replaceChildren(...(stats.daily ? [dailyPanel(stats.daily)] : []), ...stats.games.map((g) => gamePanel(g, info)));
 }
 
 main().catch((e) => say(e.message, 'error'));

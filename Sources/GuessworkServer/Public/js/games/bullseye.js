@@ -2,6 +2,7 @@
 // the sliders mix a guess that is previewed live and sent with "Check my match".
 import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, openDialog, closeDialog } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import '../daily-badge.js';
 
 const session = new GameSession('bullseye', render);
 const channels = ['r', 'g', 'b'];

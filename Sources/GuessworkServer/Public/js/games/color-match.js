@@ -3,6 +3,7 @@
 // time from the moment the cards are painted.
 import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, animate, afterPaint } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import '../daily-badge.js';
 
 const session = new GameSession('color-match', render);
 const REFRESH_MS = 100;

@@ -3,6 +3,7 @@
 // as each second passes); only the bar drains locally between answers.
 import { GameSession, boot, resumeOrSetup, api, catalog, gameEntry, el, $, setText, say, animate, openDialog, closeDialog, setGameIdInURL } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import '../daily-badge.js';
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
 const MODE_TEXT = { buttons: 'Button clicks', swipes: 'Swipe gestures', tilts: 'Phone tilting', all: 'Buttons, swipes, tilting and keys' };

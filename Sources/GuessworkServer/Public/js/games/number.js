@@ -1,6 +1,7 @@
 // Guess the Number: the digit pad sends key presses; the server keeps the display and rules.
 import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import '../daily-badge.js';
 
 const session = new GameSession('number', render);
 

@@ -2,6 +2,7 @@
 // picture is right; this page animates the tap and shows the dialogs the view describes.
 import { GameSession, api, boot, resumeOrSetup, gameEntry, el, $, setText, say, reducedMotion, openDialog, closeDialog, setGameIdInURL } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import '../daily-badge.js';
 
 const session = new GameSession('picture-quiz', render);
 let decks = [];

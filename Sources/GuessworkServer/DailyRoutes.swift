@@ -1,0 +1,267 @@
+import Foundation
+import GuessworkCore
+import GuessworkPlay
+import GuessworkStore
+import HTTPTypes
+import Hummingbird
+
+/// The daily set over HTTP: today's puzzles and the player's progress, starting a puzzle
+/// (counted today, from the archive otherwise), leaderboards and the archive.
+extension API {
+  func registerDaily(on router: Router<some RequestContext>) {
+    router.get("/api/daily") { request, _ in try await dailySet(request) }
+    router.post("/api/daily/{game}") { request, context in
+      try await startDaily(request, game: context.parameters.require("game"))
+    }
+    router.get("/api/daily/{game}/leaderboard") { request, context in
+      try await leaderboard(request, game: context.parameters.require("game"))
+    }
+    router.get("/api/daily/{game}/archive") { request, context in
+      try await archive(request, game: context.parameters.require("game"))
+    }
+  }
+
+  /// A daily game as its replies describe it; `share` once it is over.
+  struct DailyReply: Encodable, Sendable {
+    struct Share: Encodable, Sendable {
+      var text: String
+      var url: String?
+    }
+    var date: String
+    var number: Int
+    var counted: Bool
+    var share: Share?
+  }
+
+  func dailyReply(_ tag: DailyTag, record: GameRecord, step: Step, request: Request)
+    -> DailyReply
+  {
+    var reply = DailyReply(
+      date: DailyCalendar.date(tag.day), number: DailyCalendar.number(tag.day),
+      counted: tag.counted)
+    if step.isOver, let summary = step.encodedSummary, let engine = engines[record.kind] {
+      let url = link(to: "/daily.html?game=\(record.kind)&date=\(reply.date)", request: request)
+      reply.share = .init(
+        text: daily.shareText(
+          engine, daily: tag, summary: summary, score: step.score, link: url),
+        url: url)
+    }
+    return reply
+  }
+
+  /// An absolute link to `path` on the host the request was sent to, when its `Host` header
+  /// is a plain host name or address (and port).
+  private func link(to path: String, request: Request) -> String? {
+    guard let host = request.head.authority, !host.isEmpty,
+      host.utf8.count <= 255,
+      host.unicodeScalars.allSatisfy({
+        CharacterSet.alphanumerics.contains($0) && $0.isASCII || ".-:[]".unicodeScalars.contains($0)
+      })
+    else { return nil }
+    return "\(secureLinks ? "https" : "http")://\(host)\(path)"
+  }
+
+  struct StreakView: Encodable {
+    var current: Int
+    var best: Int
+  }
+
+  struct DailyEntry: Encodable {
+    var game: String
+    var title: String
+    var emoji: String
+    var page: String
+    var number: Int
+    /// "new", "playing" or "done".
+    var state: String
+    var gameId: String?
+    var score: Int?
+    var streak: StreakView?
+  }
+
+  struct DailyOverview: Encodable {
+    var date: String
+    var number: Int
+    var launch: String
+    var today: String
+    var nextInSeconds: Int
+    var streak: StreakView?
+    var games: [DailyEntry]
+  }
+
+  /// The day asked for in `?date=` (today without one), or a 400 that says what is wrong.
+  private func day(_ text: String?, today: Int) throws -> Int {
+    guard let text else { return today }
+    guard let day = DailyCalendar.day(ofDate: text) else {
+      throw APIError(.badRequest, "invalid-date", "date must be a date written YYYY-MM-DD.")
+    }
+    if day > today {
+      throw APIError(
+        .badRequest, "not-yet", "The puzzle of \(text) is not out yet (days change at 00:00 UTC).")
+    }
+    if day < DailyCalendar.launch {
+      throw APIError(
+        .badRequest, "before-launch",
+        "The first daily puzzle was on \(DailyCalendar.date(DailyCalendar.launch)).")
+    }
+    return day
+  }
+
+  private func dailyEngine(_ id: String) throws -> any GameEngine {
+    guard let engine = engines[id] else {
+      throw APIError(
+        .notFound, "unknown-game", "game must be one of \(engines.ids.joined(separator: ", ")).")
+    }
+    return engine
+  }
+
+  private func dailySet(_ request: Request) async throws -> Response {
+    let now = clock().milliseconds
+    let today = DailyCalendar.day(of: now)
+    let day = try day(request.uri.queryParameters.get("date").map { String($0) }, today: today)
+    let player = try await identity.player(of: request)
+    var plays: [String: DailyPlay] = [:]
+    var streaks: [String: DailyStreak] = [:]
+    if let player {
+      try await daily.catchUp(playerID: player.id)
+      for play in try await store.dailyPlays(playerID: player.id, day: day) {
+        plays[play.kind] = play
+      }
+      streaks = try await store.dailyStreaks(playerID: player.id)
+    }
+    func view(_ streak: DailyStreak?) -> StreakView? {
+      player == nil
+        ? nil : StreakView(current: streak?.current(on: today) ?? 0, best: streak?.best ?? 0)
+    }
+    let games = engines.all.map { engine in
+      let play = plays[engine.kind.rawValue]
+      return DailyEntry(
+        game: engine.kind.rawValue, title: engine.title, emoji: engine.entry.emoji,
+        page: engine.entry.page, number: DailyCalendar.number(day),
+        state: play == nil ? "new" : play?.score == nil ? "playing" : "done",
+        gameId: play?.gameID, score: play?.score, streak: view(streaks[engine.kind.rawValue]))
+    }
+    return json(
+      DailyOverview(
+        date: DailyCalendar.date(day), number: DailyCalendar.number(day),
+        launch: DailyCalendar.date(DailyCalendar.launch), today: DailyCalendar.date(today),
+        nextInSeconds: Int(DailyCalendar.untilNextDay(now) / 1000),
+        streak: view(streaks[DailyStreak.wholeSet]), games: games))
+  }
+
+  private struct DailyStart: Decodable {
+    var date: String?
+  }
+
+  private func startDaily(_ request: Request, game: String) async throws -> Response {
+    let player = try await identity.requirePlayer(of: request)
+    let engine = try dailyEngine(game)
+    let body = try await body(of: request)
+    let input =
+      body.isEmpty ? DailyStart() : try JSONDecoder().decode(DailyStart.self, from: body)
+    let now = clock()
+    let day = try day(input.date, today: DailyCalendar.day(of: now))
+    do {
+      let (record, step) = try await daily.start(
+        engine, playerID: player.id, day: day, at: now)
+      return json(
+        try await reply(record, step, version: 0, events: nil, request: request),
+        status: .created)
+    } catch DailyError.alreadyPlayed(let gameID) {
+      var error = APIError(
+        .conflict, "daily-played",
+        "You have already played today's \(engine.title) (#\(DailyCalendar.number(day))): "
+          + "only the first attempt counts. Open it again, or play a past day from the archive.")
+      error.gameId = gameID
+      throw error
+    } catch DailyError.notYet, DailyError.beforeLaunch {
+      throw APIError(.badRequest, "invalid-date", "There is no daily puzzle on that day.")
+    }
+  }
+
+  struct LeaderboardView: Encodable {
+    struct Entry: Encodable {
+      var rank: Int
+      var name: String
+      var avatarURL: String?
+      var score: Int
+      var you: Bool?
+    }
+    struct You: Encodable {
+      var rank: Int
+      var score: Int
+      var of: Int
+    }
+    var game: String
+    var period: String
+    var date: String
+    var title: String
+    var players: Int
+    var entries: [Entry]
+    var you: You?
+  }
+
+  static let leaderboardSize = 20
+
+  private func leaderboard(_ request: Request, game: String) async throws -> Response {
+    let engine = try dailyEngine(game)
+    let today = DailyCalendar.day(of: clock())
+    let day = try day(request.uri.queryParameters.get("date").map { String($0) }, today: today)
+    let period = request.uri.queryParameters.get("period").map { String($0) } ?? "day"
+    let periods = DailyCalendar.periods(of: day)
+    let (key, title): (String, String) =
+      switch period {
+      case "day": (periods.day, "\(engine.title) #\(DailyCalendar.number(day))")
+      case "week":
+        (
+          periods.week,
+          "Week of \(DailyCalendar.date(DailyCalendar.monday(ofWeek: DailyCalendar.week(day))))"
+        )
+      case "all": (periods.allTime, "All time")
+      default:
+        throw APIError(.badRequest, "invalid-period", "period must be one of day, week, all.")
+      }
+    let playerID = try await identity.player(of: request)?.id
+    let board = try await store.leaderboard(
+      kind: engine.kind.rawValue, period: key, playerID: playerID, limit: Self.leaderboardSize)
+    return json(
+      LeaderboardView(
+        game: engine.kind.rawValue, period: period, date: DailyCalendar.date(day), title: title,
+        players: board.players,
+        entries: board.entries.map {
+          .init(
+            rank: $0.rank, name: $0.name,
+            avatarURL: $0.hasAvatar ? "/api/players/\($0.playerID)/avatar" : nil,
+            score: $0.score, you: $0.playerID == playerID ? true : nil)
+        },
+        you: board.mine.map { .init(rank: $0.rank, score: $0.score, of: board.players) }))
+  }
+
+  struct ArchiveView: Encodable {
+    struct Day: Encodable {
+      var date: String
+      var number: Int
+      var today: Bool?
+      var score: Int?
+    }
+    var game: String
+    var days: [Day]
+  }
+
+  private func archive(_ request: Request, game: String) async throws -> Response {
+    let engine = try dailyEngine(game)
+    let today = DailyCalendar.day(of: clock())
+    var scores: [Int: Int] = [:]
+    if let player = try await identity.player(of: request) {
+      for play in try await store.dailyPlays(playerID: player.id, kind: engine.kind.rawValue) {
+        scores[play.day] = play.score
+      }
+    }
+    let days = stride(from: today, through: DailyCalendar.launch, by: -1).map { day in
+      ArchiveView.Day(
+        date: DailyCalendar.date(day), number: DailyCalendar.number(day),
+        today: day == today ? true : nil, score: scores[day])
+    }
+    return json(ArchiveView(game: engine.kind.rawValue, days: days))
+  }
+}

@@ -1,0 +1,52 @@
+// Daily games on the game pages: a "Daily #23" badge by the title and, once the game is over,
+// the share panel with a way back to the daily page. A daily is one fixed puzzle that cannot be
+// re-rolled with new settings, so the page's "Play again"-style buttons (marked data-new-game)
+// are hidden by CSS while the body has the class "daily-game". Every game module imports this
+// file; it hears every reply through api.js, so the games themselves know nothing of dailies.
+import { onEveryReply, el, $ } from './api.js';
+import { sharePanel } from './share.js';
+import { dailyHref } from './daily-words.js';
+
+// The finished game the end slots were built for: a repeated reply must not rebuild them (that
+// would wipe the "Copied" line and any selection).
+let shownEnd = null;
+
+function showBadge(daily) {
+  const title = $('main h1');
+  let badge = $('#daily-badge');
+  if (!daily) {
+    if (badge) badge.remove();
+    if (title) title.classList.remove('with-badge');
+    return;
+  }
+  if (!badge) {
+    badge = el('span', { id: 'daily-badge', class: 'daily-badge' });
+    if (title) { title.after(badge); title.classList.add('with-badge'); }
+    else $('main').prepend(badge);
+  }
+  badge.textContent = daily.counted ? `Daily #${daily.number}` : `Daily #${daily.number} · archive · not counted`;
+  badge.classList.toggle('archive', !daily.counted);
+}
+
+// Fills each [data-daily-end] slot of the end screen (the page decides where it sits).
+function showEnd(reply) {
+  const key = reply ? `${reply.id}\n${reply.daily.share ? reply.daily.share.text : ''}` : null;
+  if (key === shownEnd) return;
+  shownEnd = key;
+  for (const slot of document.querySelectorAll('[data-daily-end]')) {
+    slot.hidden = !reply;
+    if (!reply) { slot.replaceChildren(); continue; }
+    const back = el('a', { class: 'button secondary', href: dailyHref(reply.game, reply.daily.date), text: '← Back to the daily' });
+    slot.replaceChildren(reply.daily.share ? sharePanel(reply.daily.share, back) : el('div', { class: 'row' }, back));
+  }
+}
+
+function showDaily(reply) {
+  const daily = reply.daily || null;
+  const over = reply.isOver ?? (reply.view && reply.view.isOver);
+  document.body.classList.toggle('daily-game', !!daily);
+  showBadge(daily);
+  showEnd(daily && over ? reply : null);
+}
+
+onEveryReply(showDaily);

@@ -1,0 +1,216 @@
+// The daily set. With ?game=<id>[&date=YYYY-MM-DD]: that game's puzzle of the day (Play,
+// Continue or the result and its share text), its leaderboards and the archive of earlier days.
+// Without ?game: every game's puzzle of the day. The server decides everything (which puzzle,
+// what counts, ranks, streaks, the share text); this page shows it and says where Play leads.
+import { api, me, showPlayerChip, el, $, setText, say, avatarSrc, initialOf } from './api.js';
+import { sharePanel } from './share.js';
+import { streakText, countDown, stateText, ordinal, dayText, dailyHref } from './daily-words.js';
+
+const params = new URLSearchParams(location.search);
+const ARCHIVE_PAGE = 10;
+
+const gameHref = (g, id) => `${g.page}?game=${encodeURIComponent(id)}`;
+
+// The day asked for; a date the server refuses (future, before launch, malformed) is said and
+// today's is shown instead.
+async function loadDay(date) {
+  try {
+    return await api('GET', date ? `/api/daily?${new URLSearchParams({ date })}` : '/api/daily');
+  } catch (e) {
+    if (!date || e.status !== 400) throw e;
+    say(e.message, 'error');
+    return loadDay(null);
+  }
+}
+
+function showAll(day) {
+  const today = day.date === day.today;
+  const title = today ? `Today's puzzles · #${day.number}` : `Puzzles of ${dayText(day.date)} · #${day.number}`;
+  setText('#daily-title', title);
+  document.title = `${title} · Guesswork`;
+  setText('#all-streak', streakText(day.streak));
+  if (today) countDown($('#all-next'), day.nextInSeconds, () => {});
+  $('#all-list').replaceChildren(...day.games.map((g) => el('li', {},
+    el('a', { class: `daily-row ${g.state}`, href: dailyHref(g.game, today ? null : day.date) },
+      el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
+      el('span', { class: 'what' }, el('strong', { text: `${g.title} #${g.number}` }), el('span', { class: 'state', text: stateText(g) })),
+      el('span', { class: 'go', 'aria-hidden': 'true', text: '›' })))));
+  $('#all').hidden = false;
+}
+
+// Starts the puzzle (today's counted one, or an earlier day's from the archive) and opens it.
+async function play(g, date, button) {
+  button.disabled = true;
+  say('Starting…');
+  try {
+    const reply = await api('POST', `/api/daily/${encodeURIComponent(g.game)}`, date ? { date } : {});
+    location.assign(gameHref(g, reply.id));
+  } catch (e) {
+    // Already started today (in another tab, say): open that game, never a second counted one.
+    if (e.code === 'daily-played' && e.details.gameId) {
+      location.assign(gameHref(g, e.details.gameId));
+      return;
+    }
+    say(e.message, 'error');
+    button.disabled = false;
+  }
+}
+
+// The puzzle's card: what happened so far and the one thing to do next.
+async function showCard(day, g) {
+  const today = day.date === day.today;
+  const meta = $('#daily-meta');
+  meta.replaceChildren(`${dayText(day.date)} · ${today ? "today's puzzle" : 'an earlier day'}`);
+  if (today) {
+    const next = el('span');
+    meta.append(' · ', next);
+    countDown(next, day.nextInSeconds, () => {});
+  }
+  setText('#daily-state', today && g.state === 'new' ? 'Not played yet: one counted try' : stateText(g));
+  setText('#game-streak', streakText(g.streak));
+
+  const actions = [];
+  const yours = g.gameId && el('a', { class: 'button secondary', href: gameHref(g, g.gameId), text: 'See your game' });
+  if (today && g.state === 'new') {
+    actions.push(el('button', { type: 'button', class: 'play', text: '▶ Play', on: { click: (e) => play(g, null, e.currentTarget) } }));
+  } else if (today && g.state === 'playing') {
+    actions.push(el('a', { class: 'button play', href: gameHref(g, g.gameId), text: '▶ Continue' }));
+  } else if (!today) {
+    actions.push(el('button', {
+      type: 'button', class: 'play', 'aria-label': `Play #${g.number} from the archive, not counted`,
+      on: { click: (e) => play(g, day.date, e.currentTarget) },
+    }, '▶ Play ', el('span', { class: 'not-counted', text: 'archive · not counted' })));
+    if (g.state === 'playing') actions.push(yours);
+  }
+  $('#daily-actions').replaceChildren(...actions);
+
+  // A finished counted game: its share text comes with the game's reply.
+  if (g.state === 'done' && g.gameId) {
+    let share = null;
+    try {
+      const reply = await api('GET', `/api/games/${encodeURIComponent(g.gameId)}`);
+      share = reply.daily && reply.daily.share;
+    } catch (e) {
+      say(e.message, 'error');
+    }
+    if (share) $('#daily-share').replaceChildren(sharePanel(share, yours));
+    else $('#daily-actions').append(yours);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Leaderboards
+
+let boardAsked = 0;
+
+function avatarOf(entry, player) {
+  const url = entry.you && player.avatarURL ? avatarSrc(player) : entry.avatarURL;
+  return url
+    ? el('img', { class: 'avatar small', src: url, alt: '' })
+    : el('span', { class: 'avatar small initial', 'aria-hidden': 'true', text: initialOf(entry.name) });
+}
+
+function boardRow(entry, player) {
+  return el('tr', { class: entry.you ? 'you' : null },
+    el('td', { class: 'rank', text: entry.rank }),
+    el('td', {}, el('span', { class: 'who' }, avatarOf(entry, player),
+      el('span', { class: 'name', text: entry.name }),
+      entry.you && el('span', { class: 'sr-only', text: ' (you)' }))),
+    el('td', { class: 'score', text: entry.score }));
+}
+
+async function showBoard(g, day, period, player) {
+  for (const tab of document.querySelectorAll('#board-tabs button')) {
+    tab.setAttribute('aria-pressed', String(tab.dataset.period === period));
+  }
+  const asked = ++boardAsked;
+  let board;
+  try {
+    board = await api('GET', `/api/daily/${encodeURIComponent(g.game)}/leaderboard?${new URLSearchParams({ period, date: day.date })}`);
+  } catch (e) {
+    if (asked === boardAsked) say(e.message, 'error');
+    return;
+  }
+  if (asked !== boardAsked) return; // another tab was chosen meanwhile: its answer wins
+  setText('#board-caption', board.title);
+  const you = board.you;
+  setText('#board-you', you ? `You are ${ordinal(you.rank)} of ${you.of} · score ${you.score}`
+    : board.players ? `No result of yours here yet · ${board.players} played` : 'No one has played yet: be the first!');
+  const rows = board.entries.map((entry) => boardRow(entry, player));
+  // Outside the top rows, the player still sees their own, after a gap.
+  if (you && !board.entries.some((entry) => entry.you)) {
+    rows.push(el('tr', { class: 'gap', 'aria-hidden': 'true' }, el('td', { colspan: '3', text: '⋮' })),
+      boardRow({ rank: you.rank, name: player.name, avatarURL: player.avatarURL, score: you.score, you: true }, player));
+  }
+  if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: '3', class: 'muted', text: 'No results yet.' })));
+  $('#board-rows').replaceChildren(...rows);
+}
+
+function showBoards(g, day, player) {
+  const today = day.date === day.today;
+  const labels = { day: today ? 'Today' : `#${day.number}`, week: today ? 'This week' : 'That week', all: 'All time' };
+  $('#board-tabs').replaceChildren(...Object.entries(labels).map(([period, label]) => el('button', {
+    type: 'button', 'data-period': period, 'aria-pressed': 'false', text: label,
+    on: { click: () => showBoard(g, day, period, player) },
+  })));
+  return showBoard(g, day, 'day', player);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Archive
+
+function archiveRow(g, day, d) {
+  const here = d.date === day.date;
+  return el('li', { class: here ? 'here' : null },
+    el('a', { href: dailyHref(g.game, d.today ? null : d.date), 'aria-current': here ? 'page' : null },
+      el('strong', { text: `#${d.number}` }),
+      el('span', { text: d.today ? 'Today' : dayText(d.date) }),
+      el('span', { class: 'muted', text: d.score !== undefined && d.score !== null ? `score ${d.score}` : 'not played' })),
+    !d.today && el('button', {
+      type: 'button', class: 'secondary', 'aria-label': `Play #${d.number} from the archive, not counted`,
+      text: '▶ Play', on: { click: (e) => play(g, d.date, e.currentTarget) },
+    }));
+}
+
+async function showArchive(g, day) {
+  const { days } = await api('GET', `/api/daily/${encodeURIComponent(g.game)}/archive`);
+  const list = $('#archive');
+  const more = $('#archive-more');
+  let shown = 0;
+  const showMore = () => {
+    list.append(...days.slice(shown, shown + ARCHIVE_PAGE).map((d) => archiveRow(g, day, d)));
+    shown += ARCHIVE_PAGE;
+    more.hidden = shown >= days.length;
+  };
+  list.replaceChildren();
+  if (!days.some((d) => !d.today)) list.append(el('li', { class: 'muted', text: 'No earlier days yet: the archive grows by one puzzle a day.' }));
+  more.addEventListener('click', showMore);
+  showMore();
+}
+
+async function showOne(day, g, player) {
+  const title = `${g.title} #${g.number}`;
+  setText('#daily-title', `${g.emoji} ${title}`);
+  document.title = `${title} · Guesswork`;
+  $('#one').hidden = false;
+  await Promise.all([showCard(day, g), showBoards(g, day, player), showArchive(g, day)]);
+}
+
+async function main() {
+  const player = await me();
+  if (!player) {
+    // Pick a name first, then come back here (home.js reads this): shared links start here.
+    sessionStorage.setItem('after-welcome', location.pathname + location.search);
+    location.replace('index.html');
+    return;
+  }
+  showPlayerChip(player);
+  const day = await loadDay(params.get('date'));
+  const wanted = params.get('game');
+  const g = wanted && day.games.find((x) => x.game === wanted);
+  if (wanted && !g) say(`There is no daily puzzle for “${wanted}”; here are all of them.`, 'error');
+  if (g) await showOne(day, g, player);
+  else showAll(day);
+}
+
+main().catch((e) => say(e.message, 'error'));
