@@ -37,24 +37,31 @@ enum Database: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
 /// A clock the test moves by hand, so timed rounds can run out in no time.
 final class ManualClock: Sendable {
-  private let milliseconds = Mutex<Int64>(1_800_000_000_000)
+  private let milliseconds: Mutex<Int64>
+
+  init(milliseconds: Int64 = 1_800_000_000_000) {
+    self.milliseconds = Mutex(milliseconds)
+  }
 
   var now: Instant { Instant(milliseconds: milliseconds.withLock { $0 }) }
 
   func advance(seconds: Double) {
     milliseconds.withLock { $0 += Int64(seconds * 1000) }
   }
+
+  func set(_ instant: Instant) {
+    milliseconds.withLock { $0 = instant.milliseconds }
+  }
 }
 
 /// Runs `body` against a real server on a loopback port, on `database`, with a manual clock.
 func withServer(
-  _ database: Database, games: [any Game.Type] = Games.all,
+  _ database: Database, games: [any Game.Type] = Games.all, clock: ManualClock = ManualClock(),
   _ body: @Sendable (any TestClientProtocol, ManualClock) async throws -> Void
 ) async throws {
   var logger = Logger(label: "server-tests")
   logger.logLevel = .warning
   let store = try await SQLStore.open(database.location(), logger: logger)
-  let clock = ManualClock()
   let app = buildApplication(
     ServerConfiguration(), store: store, logger: logger, clock: { clock.now }, games: games)
   try await app.test(.live) { client in try await body(client, clock) }
@@ -72,6 +79,7 @@ struct GameReply: Decodable {
   var summary: JSON?
   var events: [JSON]?
   var newBest: Bool?
+  var daily: JSON?
 }
 
 /// Any JSON value, to look into views without knowing every game's types.
@@ -110,6 +118,7 @@ struct ErrorReply: Decodable {
   struct Detail: Decodable {
     var code: String
     var message: String
+    var gameId: String?
   }
   var error: Detail
 }

@@ -16,12 +16,17 @@ function showBadge(daily) {
   let badge = $('#daily-badge');
   if (!daily) {
     if (badge) badge.remove();
-    if (title) title.classList.remove('with-badge');
     return;
   }
   if (!badge) {
     badge = el('span', { id: 'daily-badge', class: 'daily-badge' });
-    if (title) { title.after(badge); title.classList.add('with-badge'); }
+    // Beside the title, in a row of their own (the title keeps its id and text for the page).
+    if (title && !title.parentElement.classList.contains('title-row')) {
+      const row = el('div', { class: 'title-row' });
+      title.before(row);
+      row.append(title);
+    }
+    if (title) title.after(badge);
     else $('main').prepend(badge);
   }
   badge.textContent = daily.counted ? `Daily #${daily.number}` : `Daily #${daily.number} · archive · not counted`;
@@ -37,7 +42,7 @@ function showEnd(reply) {
     slot.hidden = !reply;
     if (!reply) { slot.replaceChildren(); continue; }
     const back = el('a', { class: 'button secondary', href: dailyHref(reply.game, reply.daily.date), text: '← Back to the daily' });
-    slot.replaceChildren(reply.daily.share ? sharePanel(reply.daily.share, back) : el('div', { class: 'row' }, back));
+    slot.replaceChildren(...(reply.daily.share ? [sharePanel(reply.daily.share)] : []), el('div', { class: 'row' }, back));
   }
 }
 

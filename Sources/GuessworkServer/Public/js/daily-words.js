@@ -17,15 +17,15 @@ export function durationText(seconds) {
 }
 
 /**
- * Counts down to the next puzzles in `node` ("New puzzles in 1 h 12 min"), once a minute, and
- * calls `onNewDay` when they are out. Returns a function that stops it.
+ * Counts down to the next puzzles in `node` ("New puzzles in 1 h 12 min", or `label` instead of
+ * "New puzzles in"), and calls `onNewDay` when they are out. Returns a function that stops it.
  */
-export function countDown(node, nextInSeconds, onNewDay) {
+export function countDown(node, nextInSeconds, onNewDay, label = 'New puzzles in') {
   const due = Date.now() + nextInSeconds * 1000;
   const show = () => {
     const left = Math.round((due - Date.now()) / 1000);
     if (left <= 0) { clearInterval(timer); node.textContent = 'New puzzles are out'; onNewDay(); return; }
-    node.textContent = `New puzzles in ${durationText(left)}`;
+    node.textContent = `${label} ${durationText(left)}`;
   };
   const timer = setInterval(show, 20_000);
   show();

@@ -56,45 +56,41 @@ async function play(g, date, button) {
   }
 }
 
-// The puzzle's card: what happened so far and the one thing to do next.
+// The puzzle's card: what happened so far and the one thing to do next, first (in view on a
+// phone): Play, Continue, or the result with its share panel.
 async function showCard(day, g) {
   const today = day.date === day.today;
-  const meta = $('#daily-meta');
-  meta.replaceChildren(`${dayText(day.date)} · ${today ? "today's puzzle" : 'an earlier day'}`);
-  if (today) {
-    const next = el('span');
-    meta.append(' · ', next);
-    countDown(next, day.nextInSeconds, () => {});
-  }
-  setText('#daily-state', today && g.state === 'new' ? 'Not played yet: one counted try' : stateText(g));
-  setText('#game-streak', streakText(g.streak));
+  if (today) countDown($('#daily-meta'), day.nextInSeconds, () => {}, 'Today · next puzzle in');
+  else setText('#daily-meta', `${dayText(day.date)} · an earlier day`);
+  setText('#daily-state', stateText(g));
+  setText('#daily-note', streakText(g.streak) || (today
+    ? 'One try counts, and everyone gets the same puzzle today.'
+    : 'From the archive: play it as often as you like; it is not counted.'));
 
-  const actions = [];
   const yours = g.gameId && el('a', { class: 'button secondary', href: gameHref(g, g.gameId), text: 'See your game' });
+  let action = null;
   if (today && g.state === 'new') {
-    actions.push(el('button', { type: 'button', class: 'play', text: '▶ Play', on: { click: (e) => play(g, null, e.currentTarget) } }));
+    action = el('button', { type: 'button', class: 'play', text: '▶ Play', on: { click: (e) => play(g, null, e.currentTarget) } });
   } else if (today && g.state === 'playing') {
-    actions.push(el('a', { class: 'button play', href: gameHref(g, g.gameId), text: '▶ Continue' }));
+    action = el('a', { class: 'button play', href: gameHref(g, g.gameId), text: '▶ Continue' });
   } else if (!today) {
-    actions.push(el('button', {
+    action = el('button', {
       type: 'button', class: 'play', 'aria-label': `Play #${g.number} from the archive, not counted`,
       on: { click: (e) => play(g, day.date, e.currentTarget) },
-    }, '▶ Play ', el('span', { class: 'not-counted', text: 'archive · not counted' })));
-    if (g.state === 'playing') actions.push(yours);
+    }, '▶ Play ', el('span', { class: 'not-counted', text: 'archive · not counted' }));
   }
-  $('#daily-actions').replaceChildren(...actions);
+  $('#daily-actions').replaceChildren(...(action ? [action] : []));
+  // Today's game in progress is what Continue opens; any other game of the player's is a link.
+  $('#daily-more').replaceChildren(...(yours && !(today && g.state === 'playing') ? [yours] : []));
 
   // A finished counted game: its share text comes with the game's reply.
   if (g.state === 'done' && g.gameId) {
-    let share = null;
     try {
       const reply = await api('GET', `/api/games/${encodeURIComponent(g.gameId)}`);
-      share = reply.daily && reply.daily.share;
+      if (reply.daily && reply.daily.share) $('#daily-share').replaceChildren(sharePanel(reply.daily.share));
     } catch (e) {
       say(e.message, 'error');
     }
-    if (share) $('#daily-share').replaceChildren(sharePanel(share, yours));
-    else $('#daily-actions').append(yours);
   }
 }
 

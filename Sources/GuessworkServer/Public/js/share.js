@@ -7,8 +7,8 @@ import { el } from './api.js';
 
 let panels = 0;
 
-/** The panel for `share` ({text, url}); `extra` (a link or button) goes beside "Share result". */
-export function sharePanel(share, extra) {
+/** The panel for `share` ({text, url}): Share and Copy side by side, the text box below. */
+export function sharePanel(share) {
   const id = `share-text-${++panels}`;
   const text = share.text;
   const status = el('p', { class: 'share-status', role: 'status', 'aria-live': 'polite' });
@@ -53,10 +53,8 @@ export function sharePanel(share, extra) {
   return el('div', { class: 'share-panel', role: 'group', 'aria-label': 'Share your result' },
     el('div', { class: 'row' },
       el('button', { type: 'button', class: 'share-button', text: '📤 Share result', on: { click: shareResult } }),
-      extra),
-    el('label', { for: id, class: 'share-label', text: 'Your result, to paste anywhere:' }),
-    box,
-    el('div', { class: 'row' },
       el('button', { type: 'button', class: 'secondary copy-button', text: 'Copy', on: { click: copyBox } }),
-      status));
+      status),
+    el('label', { for: id, class: 'share-label', text: 'Your result, to paste anywhere:' }),
+    box);
 }
