@@ -149,8 +149,23 @@ extension API {
         streak: view(streaks[DailyStreak.wholeSet]), games: games))
   }
 
+  /// `{}` or `{"date": "YYYY-MM-DD"}`. Any other key is refused: a client that says `day`
+  /// and means a past day must not start today's counted game by mistake.
   private struct DailyStart: Decodable {
     var date: String?
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: FieldKey.self)
+      if let unknown = container.allKeys.first(where: { $0.stringValue != "date" }) {
+        throw APIError(
+          .badRequest, "bad-request",
+          "\(unknown.stringValue) is not a field here: send {} for today, or {\"date\": \"YYYY-MM-DD\"}."
+        )
+      }
+      date = try container.decodeIfPresent(String.self, forKey: FieldKey("date"))
+    }
   }
 
   private func startDaily(_ request: Request, game: String) async throws -> Response {

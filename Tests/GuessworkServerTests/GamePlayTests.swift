@@ -239,6 +239,43 @@ struct NewBestTests {
       // A best stays a best when a later game beats it.
       clock.advance(seconds: 1)
       #expect(try await ana.game(first.id).newBest == true)
+      // Once those games are in the stored tally, new games are still judged against them.
+      clock.advance(seconds: 120)
+      _ = try await ana.send(.get, "/api/me/stats")
+      #expect(try await Self.round(ana, clock: clock, category: "food", words: 3).newBest == nil)
+      #expect(try await Self.round(ana, clock: clock, category: "music", words: 2).newBest == true)
+    }
+  }
+
+  @Test(
+    "Statistics read the same from the stored tally as from every game at once",
+    arguments: Database.available)
+  func tallies(database: Database) async throws {
+    try await withServer(database) { client, clock in
+      let ana = try await Player.join(client)
+      func stats() async throws -> String {
+        String(buffer: try await ana.send(.get, "/api/me/stats").body)
+      }
+      var played: [String] = []
+      for round in 0..<6 {
+        // Games of several kinds, some settled into the tally between reads, some not.
+        _ = try await Self.round(ana, clock: clock, category: "food", words: round % 3)
+        var number = try await ana.start(.number)
+        while !number.isOver {
+          let low = try #require(number.view["knownLow"]?.int)
+          let high = try #require(number.view["knownHigh"]?.int)
+          try await ana.act(&number, #"{"type":"guess","number":\#((low + high) / 2)}"#)
+        }
+        if round.isMultiple(of: 2) { clock.advance(seconds: 90) }
+        played.append(try await stats())
+      }
+      let recent = try await stats()
+      clock.advance(seconds: 120)
+      let settled = try await stats()
+      #expect(recent == settled)
+      #expect(settled.contains(#""played":6"#))
+      // Reading again changes nothing.
+      #expect(try await stats() == settled)
     }
   }
 }

@@ -3,7 +3,7 @@
 // re-rolled with new settings, so the page's "Play again"-style buttons (marked data-new-game)
 // are hidden by CSS while the body has the class "daily-game". Every game module imports this
 // file; it hears every reply through api.js, so the games themselves know nothing of dailies.
-import { onEveryReply, el, $ } from './api.js';
+import { onEveryReply, el, $, setText } from './api.js';
 import { sharePanel } from './share.js';
 import { dailyHref } from './daily-words.js';
 
@@ -29,7 +29,8 @@ function showBadge(daily) {
     if (title) title.after(badge);
     else $('main').prepend(badge);
   }
-  badge.textContent = daily.counted ? `Daily #${daily.number}` : `Daily #${daily.number} · archive · not counted`;
+  // Color Match asks for its view ten times a second: setText leaves an unchanged badge alone.
+  setText(badge, daily.counted ? `Daily #${daily.number}` : `Daily #${daily.number} · archive · not counted`);
   badge.classList.toggle('archive', !daily.counted);
 }
 

@@ -102,8 +102,10 @@ function gamePanel(g, info) {
   return panel;
 }
 
-// The overall daily streak: days on which every game's daily puzzle was finished.
-function dailyPanel(daily) {
+// The overall daily streak: days on which every game's daily puzzle was finished (the server
+// leaves it out until there is one).
+function dailyPanel(given) {
+  const daily = given || { current: 0, best: 0 };
   return el('section', { class: 'panel', 'aria-labelledby': 'h-daily' },
     el('h2', { id: 'h-daily', text: 'The daily set' }),
     figureList([['Daily streak (all five)', `${daily.current} (best ${daily.best})`]]),
@@ -114,7 +116,7 @@ function dailyPanel(daily) {
 async function main() {
   await boot();
   const [info, stats] = await Promise.all([catalog(), api('GET', '/api/me/stats')]);
-  $('#games').replaceChildren(...(stats.daily ? [dailyPanel(stats.daily)] : []), ...stats.games.map((g) => gamePanel(g, info)));
+  $('#games').replaceChildren(dailyPanel(stats.daily), ...stats.games.map((g) => gamePanel(g, info)));
 }
 
 main().catch((e) => say(e.message, 'error'));
