@@ -3,6 +3,7 @@ import Foundation
 import GuessworkContent
 import GuessworkCore
 import GuessworkPlay
+import GuessworkStore
 
 /// The terminal's screens, one per game: adding a game to the terminal is a line here.
 var terminalScreens: [any GameScreen.Type] {
@@ -92,6 +93,13 @@ struct Play: AsyncParsableCommand {
   @Option(help: "Games played on a deck: the deck (asked when missing).")
   var deck: String?
 
+  @Flag(
+    help: """
+      Today's daily puzzle (UTC): the same for every player of this database, with fixed \
+      settings; it counts once, like the browser's, and ends with a text to share.
+      """)
+  var daily = false
+
   @OptionGroup var common: CommonPlayOptions
 
   /// Settings given as options of their own (`--attempts 7`, `--free-play`).
@@ -108,6 +116,16 @@ struct Play: AsyncParsableCommand {
     guard let engine = Self.engines[game], terminalScreen(for: engine.kind) != nil else {
       throw PlayFlow.invalid(
         "game must be one of " + terminalScreens.map { $0.kind.rawValue }.joined(separator: ", "))
+    }
+    if daily {
+      guard settings.isEmpty, settingOptions.isEmpty, category == nil, deck == nil,
+        common.seed == nil
+      else {
+        throw PlayFlow.invalid(
+          "the daily puzzle has its own settings, content and seed: give only the game")
+      }
+      return try await PlayFlow(common: common).run(
+        GameSetup(engine: engine, body: Data("{}".utf8), content: nil, daily: true))
     }
     let setup: GameSetup
     do {
@@ -244,6 +262,9 @@ struct GameSetup {
   var engine: any GameEngine
   var body: Data
   var content: ChosenContent?
+  /// Today's daily puzzle: its day is set once it is found.
+  var daily = false
+  var dailyTag: DailyTag?
 }
 
 /// The play session: finds the local player, then menu → game → end screen until the player
@@ -276,11 +297,18 @@ struct PlayFlow {
       FileHandle.standardError.write(
         Data("guesswork play: statistics are off for this session: \(problem)\n".utf8))
     }
+    var next = setup
+    var seed = common.seed
+    if let setup, setup.daily {
+      // Found before the full screen, so that a refusal is a plain line.
+      let (puzzle, tag) = try await dailyPuzzle(setup.engine, recorder: recorder)
+      next?.content = puzzle.0
+      next?.dailyTag = tag
+      seed = puzzle.seed
+    }
     let runner = Runner(terminal: terminal, recorder: recorder)
     terminal.enter()
     var choice = Choice.menu
-    var next = setup
-    var seed = common.seed
     loop: while true {
       if next == nil {
         runner.fromMenu = true
@@ -311,6 +339,7 @@ struct PlayFlow {
       }
       choice = outcome
       switch outcome {
+      case .again where resolved.daily: break loop
       case .again: next = resolved
       case .menu: next = nil
       case .quit, .interrupted: break loop
@@ -318,10 +347,55 @@ struct PlayFlow {
     }
     terminal.leave()
     await recorder.close()
+    if let share = recorder.shareText { print(share + "\n") }
     if choice == .interrupted { throw ExitCode(130) }
     if recorder.player != nil {
       print("Thanks for playing! `guesswork stats` shows your statistics.")
     }
+  }
+
+  /// Today's puzzle of `engine` for the local player: its content and seed, and the tag that
+  /// makes it counted. Refused (exit status 1) when the player has played it already.
+  private func dailyPuzzle(_ engine: any GameEngine, recorder: Recorder) async throws -> (
+    (ChosenContent, seed: UInt64), DailyTag
+  ) {
+    guard let store = recorder.store, let player = recorder.player else {
+      throw Self.refuse(
+        "the daily puzzle is counted in the local database, which cannot be used: "
+          + (recorder.problem ?? "unknown"), recorder: recorder)
+    }
+    let day = DailyCalendar.day(of: GameClock().now())
+    let number = DailyCalendar.number(day)
+    if let played = try await store.dailyPlays(playerID: player.id, day: day).first(where: {
+      $0.kind == engine.kind.rawValue
+    }) {
+      throw Self.refuse(
+        "you have already played today's \(engine.title) (#\(number))"
+          + (played.score.map { ": score \($0)" } ?? "")
+          + ". Only the first attempt counts; a new puzzle comes at 00:00 UTC.",
+        recorder: recorder)
+    }
+    let puzzle = try await DailySet(store: store, engines: Play.engines).puzzle(engine, day: day)
+    let content: ChosenContent
+    switch puzzle.content {
+    case .none: content = .none
+    case .words(_, let category):
+      guard let found = ContentLibrary.bundled.category(category) else {
+        throw Self.refuse("no category \(category)", recorder: recorder)
+      }
+      content = .category(found)
+    case .deck(_, let id, _):
+      guard let found = Self.emojiDecks.first(where: { $0.id == id }) else {
+        throw Self.refuse("no deck \(id)", recorder: recorder)
+      }
+      content = .deck(found)
+    }
+    return ((content, puzzle.seed), DailyTag(day: day, counted: true))
+  }
+
+  private static func refuse(_ message: String, recorder: Recorder) -> any Error {
+    FileHandle.standardError.write(Data("guesswork play --daily: \(message)\n".utf8))
+    return ExitCode(1)
   }
 
   static func randomSeed() -> UInt64 {
@@ -342,7 +416,9 @@ struct PlayFlow {
     }
     do {
       return (
-        try await run(screen, body: setup.body, content: content, seed: seed, runner: runner),
+        try await run(
+          screen, body: setup.body, content: content, seed: seed, daily: setup.dailyTag,
+          runner: runner),
         resolved
       )
     } catch {
@@ -357,12 +433,14 @@ struct PlayFlow {
   }
 
   private func run<S: GameScreen>(
-    _ screen: S.Type, body: Data, content: ChosenContent, seed: UInt64, runner: Runner
+    _ screen: S.Type, body: Data, content: ChosenContent, seed: UInt64, daily: DailyTag?,
+    runner: Runner
   ) async throws -> Choice {
     let engine = Engine<S.G>()
     let session = try LocalSession<S.G>(
-      settings: try engine.settings(from: body), content: content.supplied, seed: seed,
-      at: runner.clock.now())
+      settings: daily == nil ? try engine.settings(from: body) : S.G.dailySettings,
+      content: content.supplied, seed: seed, at: runner.clock.now())
+    session.daily = daily
     return await runner.run(S(session: session, content: content))
   }
 

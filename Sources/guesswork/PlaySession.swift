@@ -83,6 +83,8 @@ final class Recorder {
   let store: SQLStore?
   let player: PlayerRecord?
   let problem: String?
+  /// The share text of the daily puzzle just played.
+  var shareText: String?
 
   init(store: SQLStore?, player: PlayerRecord?, problem: String?) {
     self.store = store
@@ -134,14 +136,36 @@ final class Recorder {
 
   func begin<G: Game>(_ session: LocalSession<G>) async {
     guard let store, let player else { return }
+    let record = session.initialRecord(playerID: player.id)
+    if let daily = session.daily, daily.counted {
+      do {
+        try await store.insertDailyGame(record, day: daily.day)
+        return
+      } catch {
+        // Started meanwhile elsewhere (a browser on the same database): not counted.
+        session.daily?.counted = false
+      }
+    }
     try? await store.insertGame(session.initialRecord(playerID: player.id))
   }
 
-  /// Stores the moves after the game started, in order, in one go once it is over.
+  /// Stores the moves after the game started, in order, in one go once it is over; a daily
+  /// puzzle's result goes into its leaderboards and streaks, and its share text is kept.
   func finish<G: Game>(_ session: LocalSession<G>) async {
-    guard let store else { return }
+    guard let store, let player else { return }
     for move in session.moves {
       _ = try? await store.saveMove(move, expectedVersion: move.version - 1)
+    }
+    guard let daily = session.daily, session.isOver,
+      let summary = session.moves.last?.finished?.summary
+    else { return }
+    let set = DailySet(store: store, engines: Play.engines)
+    let record = session.initialRecord(playerID: player.id)
+    let score = session.game.score
+    try? await set.record(record, score: score, at: GameClock().now())
+    if let engine = Play.engines[G.kind] {
+      shareText = set.shareText(
+        engine, daily: daily, summary: summary, score: score, link: nil)
     }
   }
 

@@ -845,6 +845,60 @@ def test_nearest_city(server):
 # ---------------------------------------------------------------------------------------------
 
 
+def test_daily_routes(server, ana):
+    """The daily set as a client meets it: today's five, a counted start (once), the archive,
+    leaderboards with names and avatars, and every bad input refused with its reason."""
+    status, _, day = Api(server.url).get("/api/daily")
+    assert status == 200 and "streak" not in day and [g["state"] for g in day["games"]] == ["new"] * 5
+    status, _, game = ana.post("/api/daily/number", {})
+    assert status == 201 and game["daily"]["counted"] is True and game["daily"]["date"] == day["today"]
+    status, _, again = ana.post("/api/daily/number", {})
+    assert status == 409 and again["error"]["code"] == "daily-played" and again["error"]["gameId"] == game["id"]
+    while not game["isOver"]:
+        view = game["view"]
+        game = ana.act(game, {"type": "guess", "number": (view["knownLow"] + view["knownHigh"]) // 2})
+    share = game["daily"]["share"]
+    assert share["text"].startswith(f"Guesswork · Guess the Number #{day['number']}\n")
+    assert share["text"].endswith(share["url"]) and "/daily.html?game=number&date=" in share["url"]
+    assert str(game["summary"]["secret"]) not in share["text"].split("\n")[1].replace("/5", "")
+    # Bo, with an avatar, plays too: his name and picture are on the board for Ana.
+    bo = Api(server.url)
+    bo.join("Bo")
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    assert bo.request("PUT", "/api/me/avatar", raw=png, headers={"Content-Type": "image/png"})[0] == 200
+    status, _, bos = bo.post("/api/daily/number", None)
+    assert status == 201
+    bo.act(bos, {"type": "guess", "number": game["summary"]["secret"]})
+    status, _, board = ana.get("/api/daily/number/leaderboard")
+    assert status == 200 and board["players"] == 2 and board["entries"][0]["name"] == "Bo"
+    assert board["entries"][0]["rank"] == 1 and board["you"]["of"] == 2
+    assert ana.get(board["entries"][0]["avatarURL"])[2] == png
+    for period in ("week", "all"):
+        status, _, other = ana.get(f"/api/daily/number/leaderboard?period={period}&date={day['today']}")
+        assert status == 200 and other["you"]["score"] == game["score"]
+    status, _, mine = ana.get("/api/daily")
+    assert mine["games"][0]["state"] == "done" and mine["games"][0]["streak"] == {"current": 1, "best": 1}
+    assert ana.stats()["number"]["daily"] == {"current": 1, "best": 1, "played": 1}
+    status, _, archive = ana.get("/api/daily/number/archive")
+    assert status == 200 and archive["days"][0] == {"date": day["today"], "number": day["number"], "today": True,
+                                                    "score": game["score"]}
+    assert archive["days"][-1]["number"] == 1 and len(archive["days"]) == day["number"]
+    if len(archive["days"]) > 1:
+        status, _, past = ana.post("/api/daily/number", {"date": archive["days"][1]["date"]})
+        assert status == 201 and past["daily"]["counted"] is False
+    # Bad input: said, and nothing changes.
+    for bad in ({"date": "2999-01-01"}, {"date": "2001-01-01"}, {"date": "2026-13-01"}, {"date": 7}, {"day": 3}):
+        status, _, error = ana.post("/api/daily/bullseye", bad)
+        assert status == 400, (bad, status, error)
+    assert ana.post("/api/daily/bullseye", raw=b"{" + b" " * (2 * 1024 * 1024) + b"}")[0] == 413
+    assert ana.get("/api/daily")[2]["games"][2]["state"] == "new"
+    assert ana.post("/api/daily/chess", {})[0] == 404
+    assert ana.get("/api/daily/chess/leaderboard")[0] == 404
+    assert ana.get("/api/daily/chess/archive")[0] == 404
+    assert ana.get("/api/daily/number/leaderboard?period=year")[0] == 400
+    assert ana.get("/api/daily?date=tomorrow")[0] == 400
+
+
 def test_zz_every_documented_route_and_status_was_exercised():
     """Runs last: fails when the document lists a route or status that no test touched."""
     missing = []

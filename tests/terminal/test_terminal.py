@@ -395,6 +395,44 @@ def test_help_lists_every_games_settings_from_the_catalog():
 # --- Statistics ----------------------------------------------------------------------------
 
 
+def test_the_daily_number_counts_once_and_ends_with_a_share_text():
+    data = tempfile.mkdtemp(prefix="guesswork-daily-")
+    args = [binary(), "play", "number", "--daily", "--data-dir", data, "--name", "Dee"]
+    term = Term(args)
+    text = term.wait_for("five attempts")
+    low, high = 0, 99
+    for _ in range(5):
+        guess = (low + high) // 2
+        term.send(str(guess).rjust(2, "0"))
+        term.wait_for("Backspace")
+        term.send("\r")
+        text = term.wait_for(rf"lower than {guess}|higher than {guess}|You got it|My number was")
+        if "You got it" in text or "My number was" in text:
+            break
+        if f"lower than {guess}" in text:
+            high = guess - 1
+        else:
+            low = guess + 1
+    term.wait_for("My number was|You got it")
+    term.send("\r")  # "play again" does not replay a daily: it ends
+    child = term.finish()
+    assert child.exitstatus == 0
+    after = term.raw[term.raw.rfind(LEAVE):].decode()
+    share = re.search(r"Guesswork · Guess the Number #(\d+)\r?\n(\S+) ([1-5X])/5", after)
+    assert share, after
+    assert set(share.group(2)) <= set("⬆⬇✅\ufe0f"), share.group(2)
+    # A second attempt the same day is refused, and says why.
+    again = subprocess.run(args, capture_output=True, timeout=60, env=environment())
+    assert again.returncode == 1, again
+    assert f"already played today's Guess the Number (#{share.group(1)})" in again.stderr.decode()
+    stats = subprocess.run([binary(), "stats", "--data-dir", data], capture_output=True, timeout=60,
+                           env=environment())
+    assert re.search(r"daily streak\s+1 \(best 1\)", stats.stdout.decode()), stats.stdout.decode()
+    # The daily takes no settings of its own.
+    fixed = subprocess.run(args + ["--attempts", "9"], capture_output=True, timeout=60, env=environment())
+    assert fixed.returncode == 64 and b"own settings" in fixed.stderr
+
+
 def test_zz_stats_show_the_games_played_and_agree_with_the_browser():
     result = subprocess.run(
         [binary(), "stats", "--data-dir", DATA], capture_output=True, timeout=60, env=environment()
