@@ -27,14 +27,14 @@ extension PictureQuizGame {
 
   public static func figures(_ tally: Figure.Bests) -> [Figure] { Figure.bests(tally) }
 
-  /// A square per question answered, 🟩 right and 🟥 wrong, then the right answers: never a
-  /// picture's name.
+  /// A square per question answered, 🟩 right and 🟥 wrong, then the right answers and the
+  /// score (which a wrong answer lowers): never a picture's name.
   public static func shareLine(_ summary: Summary, score: Int) -> String {
     let wrong = Set(summary.missed.map(\.questionNumber))
     let squares = (1...max(1, summary.answered)).prefix(summary.answered).map {
       wrong.contains($0) ? "🟥" : "🟩"
     }.joined()
-    return "\(squares) \(summary.correct)/\(summary.questions)"
+    return "\(squares) \(summary.correct)/\(summary.questions) · score \(score)"
   }
 }
 
