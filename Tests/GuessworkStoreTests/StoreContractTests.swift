@@ -99,11 +99,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2, 3])
+      #expect(applied == [1, 2, 3, 4])
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2, 3])
+      #expect(applied == [1, 2, 3, 4])
     }
   }
 
@@ -361,6 +361,70 @@ struct StoreContractTests {
       try await store.replaceDeck(id: id, manifest: #"{"v":2}"#, pictures: [pictures[0]], at: 2)
       #expect(try await store.importedDecks()[id] == #"{"v":2}"#)
       #expect(try await store.picture(id: "no such picture") == nil)
+    }
+  }
+
+  @Test(
+    "A daily game is claimed once; its result is recorded once, on three boards, with ranks",
+    arguments: Backend.available)
+  func dailyPlaysAndBoards(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      // A kind of its own: the test PostgreSQL is shared.
+      let kind = "test-\(UUID().uuidString.prefix(8).lowercased())"
+      let periods = DailyPeriods(day: "d1", week: "w1", allTime: "all")
+      var players: [PlayerRecord] = []
+      for (index, score) in [7, 9, 7, 3].enumerated() {
+        let player = try await newPlayer(store, name: "P\(index)")
+        players.append(player)
+        let game = GameRecord(
+          id: UUID().uuidString, playerID: player.id, kind: kind, settings: "{}", seed: 1,
+          state: "{}", createdAt: 2_000, daily: DailyTag(day: 1, counted: true))
+        try await store.insertDailyGame(game, day: 1)
+        // A second claim of the same day inserts nothing, not even its game.
+        var second = game
+        second.id = UUID().uuidString
+        await #expect(throws: StoreError.self) { try await store.insertDailyGame(second, day: 1) }
+        #expect(try await store.game(id: second.id) == nil)
+        #expect(try await store.game(id: game.id)?.daily == DailyTag(day: 1, counted: true))
+        _ = try await store.saveMove(
+          Move(
+            gameID: game.id, version: 1, state: "{}", at: Int64(3_000 + index), action: nil,
+            finished: .init(at: Int64(3_000 + index), score: score, summary: "{}")),
+          expectedVersion: 0)
+        #expect(try await store.unrecordedDailies(playerID: player.id).map(\.gameID) == [game.id])
+        #expect(
+          try await store.recordDaily(
+            gameID: game.id, score: score, at: Int64(3_000 + index), periods: periods, sets: 1))
+        #expect(
+          try await store.recordDaily(
+            gameID: game.id, score: score, at: 4_000, periods: periods, sets: 1) == false)
+        #expect(try await store.unrecordedDailies(playerID: player.id).isEmpty)
+      }
+      let board = try await store.leaderboard(
+        kind: kind, period: "d1", playerID: players[3].id, limit: 3)
+      #expect(board.entries.map(\.rank) == [1, 2, 2])
+      #expect(board.entries.map(\.name) == ["P1", "P0", "P2"])
+      #expect(board.players == 4)
+      #expect(board.mine?.rank == 4 && board.mine?.score == 3)
+      let mine = try await store.dailyPlays(playerID: players[0].id, day: 1)
+      #expect(mine.map(\.score) == [7])
+      #expect(try await store.dailyStreaks(playerID: players[0].id)[kind]?.current == 1)
+      #expect(try await store.dailyStreaks(playerID: players[0].id)[DailyStreak.wholeSet] != nil)
+      #expect(try await store.isOnLeaderboard(playerID: players[0].id))
+      #expect(try await store.isOnLeaderboard(playerID: UUID().uuidString) == false)
+    }
+  }
+
+  @Test("A statistics tally only moves forward", arguments: Backend.available)
+  func tallies(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let later = StoredTally(mark: TallyMark(finishedAt: 20, gameID: "b"), tallies: "later")
+      let earlier = StoredTally(mark: TallyMark(finishedAt: 20, gameID: "a"), tallies: "earlier")
+      #expect(try await store.statsTally(playerID: player.id) == nil)
+      try await store.saveStatsTally(playerID: player.id, later, at: 1)
+      try await store.saveStatsTally(playerID: player.id, earlier, at: 2)
+      #expect(try await store.statsTally(playerID: player.id) == later)
     }
   }
 
