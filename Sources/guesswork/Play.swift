@@ -301,7 +301,14 @@ struct PlayFlow {
     var seed = common.seed
     if let setup, setup.daily {
       // Found before the full screen, so that a refusal is a plain line.
-      let (puzzle, tag) = try await dailyPuzzle(setup.engine, recorder: recorder)
+      let found: ((ChosenContent, seed: UInt64), DailyTag)
+      do {
+        found = try await dailyPuzzle(setup.engine, recorder: recorder)
+      } catch {
+        await recorder.close()
+        throw error
+      }
+      let (puzzle, tag) = found
       next?.content = puzzle.0
       next?.dailyTag = tag
       seed = puzzle.seed
