@@ -113,10 +113,10 @@ public struct StatisticsBook: Sendable {
   /// The settled tallies (stored when they moved on), the games since, and how far the
   /// tallies reach.
   private func current(playerID: String, now: Int64) async throws -> (
-    tallies: [String: String], recent: [FinishedGame], mark: TallyMark?
+    tallies: [String: String], recent: [FinishedGame], mark: TallyMark?,
+    streaks: [String: DailyStreak]
   ) {
-    let stored = try await store.statsTally(playerID: playerID)
-    let newer = try await store.finishedGames(playerID: playerID, after: stored?.mark)
+    let (stored, newer, streaks) = try await store.statisticsSources(playerID: playerID)
     var tallies = Tallies.decode(stored?.tallies)
     var mark = stored?.mark
     let settled = newer.prefix { $0.finishedAt < now - Self.settleMs }
@@ -128,15 +128,15 @@ public struct StatisticsBook: Sendable {
           playerID: playerID, StoredTally(mark: mark, tallies: text), at: now)
       }
     }
-    return (tallies, Array(newer.dropFirst(settled.count)), mark)
+    return (tallies, Array(newer.dropFirst(settled.count)), mark, streaks)
   }
 
   /// The statistics of a player now.
   public func statistics(playerID: String, now: Int64) async throws -> Statistics {
-    let (tallies, recent, _) = try await current(playerID: playerID, now: now)
+    let (tallies, recent, _, streaks) = try await current(playerID: playerID, now: now)
     return Statistics(
       tallies: Tallies.adding(recent, to: tallies, engines: engines), engines: engines,
-      streaks: try await store.dailyStreaks(playerID: playerID),
+      streaks: streaks,
       today: DailyCalendar.day(of: now))
   }
 
@@ -147,7 +147,7 @@ public struct StatisticsBook: Sendable {
     async throws -> Bool?
   {
     guard score > 0, let engine = engines[record.kind] else { return nil }
-    let (tallies, recent, mark) = try await current(playerID: record.playerID, now: now)
+    let (tallies, recent, mark, _) = try await current(playerID: record.playerID, now: now)
     if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
     let earlier = recent.filter {
       $0.gameID != record.id && $0.kind == record.kind && $0.variant == record.variant

@@ -29,6 +29,8 @@ struct API: Sendable {
   let daily: DailySet
   /// Statistics kept as running tallies.
   let book: StatisticsBook
+  /// Leaderboards read lately.
+  let boards = BoardCache()
   /// Whether pages are served over HTTPS (behind a proxy): links say so.
   let secureLinks: Bool
 
@@ -428,7 +430,10 @@ struct API: Sendable {
     guard step.isOver else { return }
     // The move is stored whatever happens here; a result not recorded now is recorded when
     // the player next asks for the daily set (`DailySet.catchUp`).
-    try? await daily.record(record, score: step.score, at: now)
+    if record.daily?.counted == true {
+      try? await daily.record(record, score: step.score, at: now)
+      boards.drop(kind: record.kind)
+    }
     guard record.daily == nil, let category = record.variant, !step.handback.seenWords.isEmpty
     else { return }
     try? await store.markSeen(

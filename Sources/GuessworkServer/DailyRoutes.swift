@@ -4,6 +4,7 @@ import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 /// The daily set over HTTP: today's puzzles and the player's progress, starting a puzzle
 /// (counted today, from the archive otherwise), leaderboards and the archive.
@@ -236,9 +237,18 @@ extension API {
       default:
         throw APIError(.badRequest, "invalid-period", "period must be one of day, week, all.")
       }
-    let playerID = try await identity.player(of: request)?.id
-    let board = try await store.leaderboard(
-      kind: engine.kind.rawValue, period: key, playerID: playerID, limit: Self.leaderboardSize)
+    let playerID = try await identity.playerID(of: request)
+    var board = try await boards.board(kind: engine.kind.rawValue, period: key, now: clock()) {
+      try await store.leaderboard(
+        kind: engine.kind.rawValue, period: key, playerID: nil, limit: Self.leaderboardSize)
+    }
+    // The player's own score is always read; their rank comes from the board's score counts.
+    if let playerID,
+      let score = try await store.boardScore(
+        kind: engine.kind.rawValue, period: key, playerID: playerID)
+    {
+      board.mine = board.standing(of: score)
+    }
     return json(
       LeaderboardView(
         game: engine.kind.rawValue, period: period, date: DailyCalendar.date(day), title: title,
@@ -267,8 +277,8 @@ extension API {
     let engine = try dailyEngine(game)
     let today = DailyCalendar.day(of: clock())
     var scores: [Int: Int] = [:]
-    if let player = try await identity.player(of: request) {
-      for play in try await store.dailyPlays(playerID: player.id, kind: engine.kind.rawValue) {
+    if let playerID = try await identity.playerID(of: request) {
+      for play in try await store.dailyPlays(playerID: playerID, kind: engine.kind.rawValue) {
         scores[play.day] = play.score
       }
     }
@@ -278,5 +288,40 @@ extension API {
         today: day == today ? true : nil, score: scores[day])
     }
     return json(ArchiveView(game: engine.kind.rawValue, days: days))
+  }
+}
+
+/// Leaderboards as lately read, each kept for a second: a board is the same for everyone who
+/// asks, and a popular one is asked for many times a second. Results recorded on this instance
+/// drop the boards they change at once; another instance's show within the second. A player's
+/// own score is never cached (the route reads it each time), so a player always sees their own
+/// result.
+final class BoardCache: Sendable {
+  static let lifetimeMs: Int64 = 1000
+  private let boards = Mutex<[String: (loadedAt: Int64, board: Leaderboard)]>([:])
+
+  func board(
+    kind: String, period: String, now: Instant, load: () async throws -> Leaderboard
+  ) async throws -> Leaderboard {
+    let key = kind + "/" + period
+    if let kept = boards.withLock({ $0[key] }),
+      now.milliseconds - kept.loadedAt < Self.lifetimeMs, now.milliseconds >= kept.loadedAt
+    {
+      return kept.board
+    }
+    let board = try await load()
+    boards.withLock { boards in
+      // A bound: boards of past days and weeks are not asked for again.
+      if boards.count > 1000 { boards.removeAll(keepingCapacity: true) }
+      boards[key] = (now.milliseconds, board)
+    }
+    return board
+  }
+
+  /// Forgets the boards of a game (after a result changed them).
+  func drop(kind: String) {
+    boards.withLock { boards in
+      boards = boards.filter { !$0.key.hasPrefix(kind + "/") }
+    }
   }
 }

@@ -55,12 +55,18 @@ struct Identity: Sendable {
   /// The id of this request's player, or a 401. A token always names the same player, so
   /// the answer is remembered: the routes of a game ask on every move.
   func requirePlayerID(of request: Request) async throws -> String {
+    guard let id = try await playerID(of: request) else { throw APIError.noPlayer }
+    return id
+  }
+
+  /// The id of this request's player, if it has one (remembered, as above).
+  func playerID(of request: Request) async throws -> String? {
     guard let token = Self.token(of: request) else {
-      throw APIError.noPlayer
+      return nil
     }
     let hash = PlayerIdentity.hash(token)
     if let id = knownPlayers.id(for: hash) { return id }
-    guard let player = try await store.player(tokenHash: hash) else { throw APIError.noPlayer }
+    guard let player = try await store.player(tokenHash: hash) else { return nil }
     knownPlayers.remember(player.id, for: hash)
     return player.id
   }

@@ -5,19 +5,35 @@ import SQLKit
 
 extension SQLStore {
   public func statsTally(playerID: String) async throws -> StoredTally? {
+    try await session { db in try await Self.statsTally(playerID: playerID, db) }
+  }
+
+  public func statisticsSources(playerID: String) async throws -> (
+    tally: StoredTally?, newer: [FinishedGame], streaks: [String: DailyStreak]
+  ) {
     try await session { db in
-      try await db.raw(
-        """
-        SELECT through_at, through_id, tallies FROM player_tallies
-        WHERE player_id = \(bind: playerID)
-        """
-      ).first().map {
-        StoredTally(
-          mark: TallyMark(
-            finishedAt: try $0.decode(column: "through_at", as: Int64.self),
-            gameID: try $0.decode(column: "through_id", as: String.self)),
-          tallies: try $0.decode(column: "tallies", as: String.self))
-      }
+      let tally = try await Self.statsTally(playerID: playerID, db)
+      return (
+        tally, try await Self.finishedGames(playerID: playerID, after: tally?.mark, db),
+        try await Self.dailyStreaks(playerID: playerID, db)
+      )
+    }
+  }
+
+  private static func statsTally(playerID: String, _ db: any SQLDatabase) async throws
+    -> StoredTally?
+  {
+    try await db.raw(
+      """
+      SELECT through_at, through_id, tallies FROM player_tallies
+      WHERE player_id = \(bind: playerID)
+      """
+    ).first().map {
+      StoredTally(
+        mark: TallyMark(
+          finishedAt: try $0.decode(column: "through_at", as: Int64.self),
+          gameID: try $0.decode(column: "through_id", as: String.self)),
+        tallies: try $0.decode(column: "tallies", as: String.self))
     }
   }
 
@@ -269,48 +285,60 @@ extension SQLStore {
             name: try row.decode(column: "name", as: String.self),
             hasAvatar: try row.decode(column: "avatars", as: Int64.self) > 0, score: score))
       }
-      var mine: Leaderboard.Standing?
-      let myScore: Int? =
-        if let playerID {
-          try await db.raw(
-            """
-            SELECT score FROM daily_boards WHERE kind = \(bind: kind)
-              AND period = \(bind: period) AND player_id = \(bind: playerID)
-            """
-          ).first()?.decode(column: "score", as: Int.self)
-        } else { nil }
-      // A rank is 1 + the players with a higher score: a sum over the board's distinct
-      // scores, however many players it holds.
-      let counts = try await db.raw(
+      var scores: [Int: Int] = [:]
+      for row in try await db.raw(
         """
-        SELECT COALESCE(SUM(players), 0) AS players,
-          COALESCE(SUM(CASE WHEN score > \(bind: myScore ?? .max) THEN players ELSE 0 END), 0)
-            AS above
-        FROM daily_board_scores WHERE kind = \(bind: kind) AND period = \(bind: period)
+        SELECT score, players FROM daily_board_scores
+        WHERE kind = \(bind: kind) AND period = \(bind: period) AND players > 0
         """
-      ).first()
-      let players = try counts?.decode(column: "players", as: Int.self) ?? 0
-      if let myScore {
-        mine = .init(
-          rank: (try counts?.decode(column: "above", as: Int.self) ?? 0) + 1, score: myScore)
+      ).all() {
+        scores[try row.decode(column: "score", as: Int.self)] = try row.decode(
+          column: "players", as: Int.self)
       }
-      return Leaderboard(entries: entries, players: players, mine: mine)
+      var board = Leaderboard(entries: entries, scores: scores, mine: nil)
+      if let playerID,
+        let mine = try await Self.boardScore(kind: kind, period: period, playerID: playerID, db)
+      {
+        board.mine = board.standing(of: mine)
+      }
+      return board
     }
   }
 
-  public func dailyStreaks(playerID: String) async throws -> [String: DailyStreak] {
+  public func boardScore(kind: String, period: String, playerID: String) async throws -> Int? {
     try await session { db in
-      var streaks: [String: DailyStreak] = [:]
-      for row in try await db.raw(
-        """
-        SELECT kind, current, best, last_day, played FROM daily_streaks
-        WHERE player_id = \(bind: playerID)
-        """
-      ).all() {
-        streaks[try row.decode(column: "kind", as: String.self)] = try Self.streak(from: row)
-      }
-      return streaks
+      try await Self.boardScore(kind: kind, period: period, playerID: playerID, db)
     }
+  }
+
+  private static func boardScore(
+    kind: String, period: String, playerID: String, _ db: any SQLDatabase
+  ) async throws -> Int? {
+    try await db.raw(
+      """
+      SELECT score FROM daily_boards WHERE kind = \(bind: kind) AND period = \(bind: period)
+        AND player_id = \(bind: playerID)
+      """
+    ).first()?.decode(column: "score", as: Int.self)
+  }
+
+  public func dailyStreaks(playerID: String) async throws -> [String: DailyStreak] {
+    try await session { db in try await Self.dailyStreaks(playerID: playerID, db) }
+  }
+
+  private static func dailyStreaks(playerID: String, _ db: any SQLDatabase) async throws
+    -> [String: DailyStreak]
+  {
+    var streaks: [String: DailyStreak] = [:]
+    for row in try await db.raw(
+      """
+      SELECT kind, current, best, last_day, played FROM daily_streaks
+      WHERE player_id = \(bind: playerID)
+      """
+    ).all() {
+      streaks[try row.decode(column: "kind", as: String.self)] = try streak(from: row)
+    }
+    return streaks
   }
 
   public func isOnLeaderboard(playerID: String) async throws -> Bool {

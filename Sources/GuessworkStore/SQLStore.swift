@@ -56,8 +56,11 @@ public final class SQLStore: GuessworkStore {
 
   /// Opens the database at `location` (creating an SQLite file and its folder when missing)
   /// and brings its schema up to date before returning.
+  /// `maxConnections`: sessions at once. SQLite's default is higher than PostgreSQL's: its
+  /// readers never wait for each other (WAL), and a session spends most of its time passing
+  /// between threads, so more of them at once read faster (BENCHMARKS.md, the daily set).
   public static func open(
-    _ location: StoreLocation, logger: Logger, maxConnections: Int = 4
+    _ location: StoreLocation, logger: Logger, maxConnections: Int? = nil
   ) async throws -> SQLStore {
     let group = MultiThreadedEventLoopGroup.singleton
     let pool: any SessionPool
@@ -67,7 +70,7 @@ public final class SQLStore: GuessworkStore {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       pool = Pool(
         pool: EventLoopGroupConnectionPool(
-          source: SQLiteSource(path: path), maxConnectionsPerEventLoop: maxConnections,
+          source: SQLiteSource(path: path), maxConnectionsPerEventLoop: maxConnections ?? 16,
           pruneInterval: nil, logger: logger, on: group.next()),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     case .postgres(let url):
@@ -76,7 +79,7 @@ public final class SQLStore: GuessworkStore {
       pool = Pool(
         pool: EventLoopGroupConnectionPool(
           source: PostgresConnectionSource(sqlConfiguration: configuration),
-          maxConnectionsPerEventLoop: maxConnections, pruneInterval: nil, logger: logger,
+          maxConnectionsPerEventLoop: maxConnections ?? 4, pruneInterval: nil, logger: logger,
           on: group.next()),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
@@ -601,32 +604,39 @@ public final class SQLStore: GuessworkStore {
     -> [FinishedGame]
   {
     try await pool.withSession { db in
-      let after: SQLQueryString =
-        if let mark {
-          """
-          AND finished_at >= \(bind: mark.finishedAt)
-          AND (finished_at > \(bind: mark.finishedAt) OR id > \(bind: mark.gameID))
-          """
-        } else {
-          ""
-        }
-      return try await db.raw(
-        """
-        SELECT id, kind, variant, score, summary, finished_at FROM games
-        WHERE player_id = \(bind: playerID) AND finished_at IS NOT NULL \(after)
-        ORDER BY finished_at, id
-        """
-      ).all().map {
-        FinishedGame(
-          gameID: try $0.decode(column: "id", as: String.self),
-          kind: try $0.decode(column: "kind", as: String.self),
-          variant: try $0.decode(column: "variant", as: String?.self),
-          score: try $0.decode(column: "score", as: Int.self),
-          summary: try $0.decode(column: "summary", as: String.self),
-          finishedAt: try $0.decode(column: "finished_at", as: Int64.self))
-      }
+      try await Self.finishedGames(playerID: playerID, after: mark, db)
     }
   }
+
+  static func finishedGames(playerID: String, after mark: TallyMark?, _ db: any SQLDatabase)
+    async throws -> [FinishedGame]
+  {
+    let after: SQLQueryString =
+      if let mark {
+        """
+        AND finished_at >= \(bind: mark.finishedAt)
+        AND (finished_at > \(bind: mark.finishedAt) OR id > \(bind: mark.gameID))
+        """
+      } else {
+        ""
+      }
+    return try await db.raw(
+      """
+      SELECT id, kind, variant, score, summary, finished_at FROM games
+      WHERE player_id = \(bind: playerID) AND finished_at IS NOT NULL \(after)
+      ORDER BY finished_at, id
+      """
+    ).all().map {
+      FinishedGame(
+        gameID: try $0.decode(column: "id", as: String.self),
+        kind: try $0.decode(column: "kind", as: String.self),
+        variant: try $0.decode(column: "variant", as: String?.self),
+        score: try $0.decode(column: "score", as: Int.self),
+        summary: try $0.decode(column: "summary", as: String.self),
+        finishedAt: try $0.decode(column: "finished_at", as: Int64.self))
+    }
+  }
+
 }
 
 // MARK: Words, custom categories and reminders

@@ -38,6 +38,11 @@ public protocol GuessworkStore: Sendable {
 
   /// What the statistics of a player keep of the games up to a mark.
   func statsTally(playerID: String) async throws -> StoredTally?
+  /// Everything a player's statistics are made of, read at once: the stored tally, the
+  /// finished games after its mark, and the daily streaks.
+  func statisticsSources(playerID: String) async throws -> (
+    tally: StoredTally?, newer: [FinishedGame], streaks: [String: DailyStreak]
+  )
   /// Stores a player's tally, unless the stored one already reaches further (another
   /// instance got there first): a tally only ever moves forward.
   func saveStatsTally(playerID: String, _ tally: StoredTally, at: Int64) async throws
@@ -67,6 +72,8 @@ public protocol GuessworkStore: Sendable {
   /// stands in it.
   func leaderboard(kind: String, period: String, playerID: String?, limit: Int) async throws
     -> Leaderboard
+  /// A player's score on a leaderboard, if they are on it.
+  func boardScore(kind: String, period: String, playerID: String) async throws -> Int?
   /// A player's daily streaks by game kind (`"*"`: the whole set).
   func dailyStreaks(playerID: String) async throws -> [String: DailyStreak]
   /// Whether a player appears on any leaderboard (and so shows others a name and avatar).
@@ -437,8 +444,17 @@ public struct Leaderboard: Sendable, Equatable {
   }
 
   public var entries: [Entry]
-  public var players: Int
+  /// How many players hold each score.
+  public var scores: [Int: Int]
   public var mine: Standing?
+
+  public var players: Int { scores.values.reduce(0, +) }
+
+  /// Where a player with `score` stands: 1 + the players with a higher score (a sum over the
+  /// board's few distinct scores, however many players it holds).
+  public func standing(of score: Int) -> Standing {
+    Standing(rank: 1 + scores.filter { $0.key > score }.values.reduce(0, +), score: score)
+  }
 }
 
 /// A run of consecutive days with a finished daily game (of one game, or the whole set).
