@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 public import GuessworkContent
 public import GuessworkCore
 public import GuessworkStore
