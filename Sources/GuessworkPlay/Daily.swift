@@ -160,13 +160,6 @@ public struct DailySet: Sendable {
     if day > today { throw DailyError.notYet }
     if day < DailyCalendar.launch { throw DailyError.beforeLaunch }
     let counted = day == today
-    if counted,
-      let played = try await store.dailyPlays(playerID: playerID, day: day).first(where: {
-        $0.kind == engine.kind.rawValue
-      })
-    {
-      throw DailyError.alreadyPlayed(gameID: played.gameID)
-    }
     let puzzle = try await puzzle(engine, day: day)
     let (step, settings) = try engine.startDaily(
       content: puzzle.content, seed: puzzle.seed, at: now)
@@ -178,7 +171,7 @@ public struct DailySet: Sendable {
       do {
         try await store.insertDailyGame(record, day: day)
       } catch StoreError.duplicate {
-        // Another tab or instance started it between the check and the insert.
+        // The database's key decides, whichever tab or instance asked first.
         let played = try await store.dailyPlays(playerID: playerID, day: day).first {
           $0.kind == engine.kind.rawValue
         }

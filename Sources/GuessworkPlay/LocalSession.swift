@@ -77,21 +77,23 @@ public final class LocalSession<G: Game> {
       state: initialState, version: 0, createdAt: createdAt.milliseconds, daily: daily)
   }
 
-  /// Stores the game and its moves, in order, under `playerID` (once it is over: the terminal
-  /// counts finished games).
-  /// A counted daily puzzle claims its day as it is stored: if that day's game was played
-  /// meanwhile (in a browser), this one is stored as not counted.
-  public func record(in store: any GuessworkStore, playerID: String) async throws {
+  /// Stores the game as first stored. A counted daily puzzle claims its day; if that day's
+  /// game was played meanwhile (in a browser), this one is stored as not counted.
+  public func insert(in store: any GuessworkStore, playerID: String) async throws {
     if let daily, daily.counted {
       do {
-        try await store.insertDailyGame(initialRecord(playerID: playerID), day: daily.day)
+        return try await store.insertDailyGame(initialRecord(playerID: playerID), day: daily.day)
       } catch StoreError.duplicate {
         self.daily?.counted = false
-        try await store.insertGame(initialRecord(playerID: playerID))
       }
-    } else {
-      try await store.insertGame(initialRecord(playerID: playerID))
     }
+    try await store.insertGame(initialRecord(playerID: playerID))
+  }
+
+  /// Stores the game and its moves, in order, under `playerID` (once it is over: the terminal
+  /// counts finished games).
+  public func record(in store: any GuessworkStore, playerID: String) async throws {
+    try await insert(in: store, playerID: playerID)
     for move in moves {
       _ = try await store.saveMove(move, expectedVersion: move.version - 1)
     }

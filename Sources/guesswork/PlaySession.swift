@@ -136,17 +136,7 @@ final class Recorder {
 
   func begin<G: Game>(_ session: LocalSession<G>) async {
     guard let store, let player else { return }
-    let record = session.initialRecord(playerID: player.id)
-    if let daily = session.daily, daily.counted {
-      do {
-        try await store.insertDailyGame(record, day: daily.day)
-        return
-      } catch {
-        // Started meanwhile elsewhere (a browser on the same database): not counted.
-        session.daily?.counted = false
-      }
-    }
-    try? await store.insertGame(session.initialRecord(playerID: player.id))
+    try? await session.insert(in: store, playerID: player.id)
   }
 
   /// Stores the moves after the game started, in order, in one go once it is over; a daily
