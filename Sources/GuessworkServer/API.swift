@@ -344,11 +344,13 @@ struct API: Sendable {
   }
 
   /// The game `id` of the requesting player; anyone else's game does not exist for them.
-  private func ownGame(_ request: Request, id: String) async throws -> (
+  /// `toMove`: the game to start a move from (``GuessworkStore/gameToMove(id:)``).
+  private func ownGame(_ request: Request, id: String, toMove: Bool = false) async throws -> (
     GameRecord, any GameEngine
   ) {
     let playerID = try await identity.requirePlayerID(of: request)
-    guard let record = try await store.game(id: id), record.playerID == playerID,
+    let found = try await toMove ? store.gameToMove(id: id) : store.game(id: id)
+    guard let record = found, record.playerID == playerID,
       let engine = engines[record.kind]
     else {
       throw APIError.notFound("Game")
@@ -388,9 +390,13 @@ struct API: Sendable {
   }
 
   private func act(_ request: Request, id: String) async throws -> Response {
-    let (record, engine) = try await ownGame(request, id: id)
+    var (record, engine) = try await ownGame(request, id: id, toMove: true)
     let body = try await body(of: request)
     let asked = try engine.read(body: body)
+    // Another instance may have moved the game since this one last wrote it.
+    if asked.version != record.version, let stored = try await store.game(id: id) {
+      record = stored
+    }
     let now = clock()
     if record.finished != nil { throw APIError.gameOver }
     let advanced = try engine.advance(

@@ -19,16 +19,22 @@ public final class SQLStore: GuessworkStore {
   /// statements, so the writer holding the lock may find no thread to commit on. Waiting
   /// here instead costs no thread. (PostgreSQL needs none of this: `nil`.)
   private let writers: WriterQueue?
-  /// On SQLite, new games and moves go through their own writer (see ``SQLiteWriter``).
-  private let writer: SQLiteWriter?
+  /// New games, moves and reads of a game go their own way on each database (see
+  /// ``SQLiteWriter`` and ``PostgresGames``); `nil` only while the schema is brought up.
+  private let games: HotPath?
+
+  private enum HotPath: Sendable {
+    case sqlite(SQLiteWriter)
+    case postgres(PostgresGames)
+  }
 
   private init(
-    pool: any SessionPool, logger: Logger, serializeWrites: Bool, writer: SQLiteWriter? = nil
+    pool: any SessionPool, logger: Logger, serializeWrites: Bool, games: HotPath? = nil
   ) {
     self.pool = pool
     self.logger = logger
     self.writers = serializeWrites ? WriterQueue() : nil
-    self.writer = writer
+    self.games = games
   }
 
   /// Runs a session that only reads.
@@ -83,13 +89,16 @@ public final class SQLStore: GuessworkStore {
           on: group.next()),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
-    let sqlitePath: String? = if case .sqlite(let path) = location { path } else { nil }
+    let isSQLite = if case .sqlite = location { true } else { false }
     do {
-      try await SQLStore(pool: pool, logger: logger, serializeWrites: sqlitePath != nil).migrate()
-      // The writer prepares its statements, so it opens once the tables exist.
-      return SQLStore(
-        pool: pool, logger: logger, serializeWrites: sqlitePath != nil,
-        writer: try sqlitePath.map(SQLiteWriter.init))
+      try await SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite).migrate()
+      // The hot paths prepare their statements, so they open once the tables exist.
+      let games: HotPath =
+        switch location {
+        case .sqlite(let path): .sqlite(try SQLiteWriter(path: path))
+        case .postgres(let url): .postgres(try PostgresGames(url: url, logger: logger))
+        }
+      return SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite, games: games)
     } catch {
       try? await pool.shutdown()
       throw error
@@ -97,7 +106,11 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func close() async throws {
-    try await writer?.close()
+    switch games {
+    case .sqlite(let writer): try await writer.close()
+    case .postgres(let games): await games.close()
+    case nil: break
+    }
     try await pool.shutdown()
   }
 
@@ -456,11 +469,24 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func insertGame(_ game: GameRecord) async throws {
-    if let writer {
-      _ = try await writer.perform(.insertGame(game))
-      return
+    _ = try await perform(.insertGame(game))
+  }
+
+  public func gameToMove(id: String) async throws -> GameRecord? {
+    if case .postgres(let games) = games { return try await games.gameToMove(id: id) }
+    return try await game(id: id)
+  }
+
+  public func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool {
+    try await perform(.saveMove(move, expectedVersion: expectedVersion))
+  }
+
+  private func perform(_ job: WriteJob) async throws -> Bool {
+    switch games {
+    case .sqlite(let writer): try await writer.perform(job)
+    case .postgres(let games): try await games.perform(job)
+    case nil: throw StoreError.notOpen
     }
-    try await writing { db in try await Self.insert(game, into: db) }
   }
 
   static func insert(_ game: GameRecord, into db: any SQLDatabase) async throws {
@@ -479,7 +505,11 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func game(id: String) async throws -> GameRecord? {
-    if let live = writer?.cachedGame(id: id) { return live }
+    switch games {
+    case .sqlite(let writer): if let live = writer.cachedGame(id: id) { return live }
+    case .postgres(let games): return try await games.game(id: id)
+    case nil: break
+    }
     return try await pool.withSession { db in
       try await db.raw("SELECT * FROM games WHERE id = \(bind: id)").first().map { row in
         let finishedAt = try row.decode(column: "finished_at", as: Int64?.self)
@@ -502,38 +532,6 @@ public final class SQLStore: GuessworkStore {
               summary: try row.decode(column: "summary", as: String.self))
           },
           daily: dailyDay.map { DailyTag(day: $0, counted: counted) })
-      }
-    }
-  }
-
-  public func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool {
-    if let writer {
-      return try await writer.perform(.saveMove(move, expectedVersion: expectedVersion))
-    }
-    return try await writing { db in
-      try await db.transaction {
-        // The write comes first, so that SQLite takes its write lock at once (a read first
-        // could not upgrade under contention) and PostgreSQL locks the row.
-        let updated = try await db.raw(
-          """
-          UPDATE games SET state = \(bind: move.state), version = \(bind: move.version),
-            updated_at = \(bind: move.at), finished_at = \(bind: move.finished?.at),
-            score = \(bind: move.finished?.score), summary = \(bind: move.finished?.summary)
-          WHERE id = \(bind: move.gameID) AND version = \(bind: expectedVersion)
-            AND finished_at IS NULL
-          RETURNING id
-          """
-        ).first()
-        guard updated != nil else { return false }
-        if let action = move.action {
-          try await db.raw(
-            """
-            INSERT INTO actions (game_id, version, action, at)
-            VALUES (\(bind: move.gameID), \(bind: move.version), \(bind: action), \(bind: move.at))
-            """
-          ).run()
-        }
-        return true
       }
     }
   }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -20,10 +21,7 @@ import VaporCSQLite
 /// order as the commits, so reading a game needs no query. Every write is still committed
 /// before it is answered.
 final class SQLiteWriter: Sendable {
-  enum Job: Sendable {
-    case insertGame(GameRecord)
-    case saveMove(Move, expectedVersion: Int)
-  }
+  typealias Job = WriteJob
 
   private struct Pending: Sendable {
     let job: Job
@@ -44,6 +42,7 @@ final class SQLiteWriter: Sendable {
   private let queue = NIOLockedValueBox(Queue())
   private let games = NIOLockedValueBox(RecentlyUsed<String, GameRecord>(capacity: cacheCapacity))
   private let thread = NIOThreadPool(numberOfThreads: 1)
+  private let batchSizes = WriteJob.batchSizes(database: "sqlite")
   /// Touched only on `thread`.
   private let connection: Connection
 
@@ -85,8 +84,9 @@ final class SQLiteWriter: Sendable {
         return queue.pending
       }
       if batch.isEmpty { return }
+      batchSizes.record(batch.count)
       let results = connection.commit(batch.map(\.job))
-      remember(zip(batch, results).map { ($0.job, $1) })
+      games.withLockedValue { $0.remember(zip(batch.lazy.map(\.job), results)) }
       answer(batch, with: results)
       // Only once everyone in the batch has their answer: a checkpoint waits for the disk.
       connection.checkpointIfDue()
@@ -109,31 +109,6 @@ final class SQLiteWriter: Sendable {
     for (loop, answers) in byLoop.values {
       loop.execute {
         for (pending, result) in answers { pending.done.resume(with: result) }
-      }
-    }
-  }
-
-  /// Brings the live games up to date with what was just committed, in commit order.
-  private func remember(_ committed: [(Job, Result<Bool, any Error>)]) {
-    games.withLockedValue { games in
-      for (job, result) in committed {
-        switch (job, result) {
-        case (.insertGame(let game), .success) where game.finished == nil:
-          games[game.id] = game
-        case (.saveMove(let move, _), .success(true)):
-          guard var game = games[move.gameID], move.finished == nil else {
-            games[move.gameID] = nil
-            continue
-          }
-          game.state = move.state
-          game.version = move.version
-          game.updatedAt = move.at
-          games[move.gameID] = game
-        case (.saveMove(let move, _), _):
-          games[move.gameID] = nil
-        case (.insertGame, _):
-          continue
-        }
       }
     }
   }

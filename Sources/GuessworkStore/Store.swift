@@ -24,6 +24,12 @@ public protocol GuessworkStore: Sendable {
 
   func insertGame(_ game: GameRecord) async throws
   func game(id: String) async throws -> GameRecord?
+  /// The game `id` to start a move from: as ``game(id:)``, except that with several
+  /// instances on one database it may be the version this instance last wrote, behind the
+  /// stored one. A move made from it is then refused by ``saveMove(_:expectedVersion:)``, so
+  /// it never overwrites a newer version; a caller that sees a version other than it expects
+  /// asks ``game(id:)`` before answering.
+  func gameToMove(id: String) async throws -> GameRecord?
   /// Stores a game's new state and, when there is one, the action that led to it, in one
   /// transaction, provided the stored version is still `expectedVersion`. Returns `false` and
   /// changes nothing when it is not (someone else moved first).
@@ -495,13 +501,15 @@ public struct DailyStreak: Sendable, Equatable {
 public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
   /// An SQLite file, created when missing.
   case sqlite(path: String)
-  /// A PostgreSQL database, by its `postgres://` URL.
+  /// A PostgreSQL database, by its `postgres://` URL (or `postgres+uds://` for a Unix socket:
+  /// `postgres+uds://user@localhost/path/to/.s.PGSQL.5432#database`).
   case postgres(url: String)
 
   /// `DATABASE_URL` when it is set and names PostgreSQL, otherwise an SQLite file.
   public static func from(databaseURL: String?, sqlitePath: String) throws -> StoreLocation {
     guard let url = databaseURL, !url.isEmpty else { return .sqlite(path: sqlitePath) }
-    if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+    let schemes = ["postgres://", "postgresql://", "postgres+uds://", "postgresql+uds://"]
+    if schemes.contains(where: url.hasPrefix) {
       return .postgres(url: url)
     }
     if url.hasPrefix("sqlite://") { return .sqlite(path: String(url.dropFirst("sqlite://".count))) }
@@ -513,7 +521,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     case .sqlite(let path): "SQLite at \(path)"
     case .postgres(let url):
       // Never print a password.
-      if let components = URLComponents(string: url) {
+      if url.contains("+uds://"), let components = URLComponents(string: url) {
+        "PostgreSQL at \(components.path)#\(components.fragment ?? "")"
+      } else if let components = URLComponents(string: url) {
         "PostgreSQL at \(components.host ?? "localhost"):\(components.port ?? 5432)\(components.path)"
       } else {
         "PostgreSQL"
@@ -525,12 +535,16 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
   case unsupportedURL(String)
   case duplicate(String)
+  /// Asked of a store that is still opening (it is only migrating).
+  case notOpen
 
   public var description: String {
     switch self {
     case .unsupportedURL:
-      "DATABASE_URL must start with postgres:// or postgresql:// (or sqlite:// and a path)"
+      "DATABASE_URL must start with postgres:// or postgresql:// (postgres+uds:// for a Unix "
+        + "socket), or sqlite:// and a path"
     case .duplicate(let what): "\(what) already exists"
+    case .notOpen: "the store is not open yet"
     }
   }
 }

@@ -3,7 +3,11 @@
 (a) GET /ping, which touches nothing: the framework's ceiling on this machine;
 (b) the move loop (moves.lua): players create Number games and play them to the end;
 (c) GET /api/games/{id} of a live game (read.lua).
-All three at the same concurrency, each repeated; medians reported, with (b)/(a) and (c)/(a).
+All three at the same concurrency, each repeated; medians reported, with (b)/(a) and (c)/(a),
+and the server's CPU time per request (read from /proc around each wrk run) and its ratios.
+
+--instances N (PostgreSQL only) starts N servers on the same database and, for every
+measurement, runs N wrk at once, one per server, sharing the connections between them.
 """
 import argparse
 import json
@@ -56,6 +60,16 @@ def peak_rss_mb(pid):
     return float("nan")
 
 
+def cpu_seconds(pid):
+    """The process's CPU time so far (user + system, all its threads), in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        stat = f.read()
+    # Fields 14 (utime) and 15 (stime), counted after the command name, which is in
+    # parentheses and may hold spaces: the fields after ")" start with field 3.
+    fields = stat[stat.rindex(")") + 2:].split()
+    return (int(fields[14 - 3]) + int(fields[15 - 3])) / os.sysconf("SC_CLK_TCK")
+
+
 def to_ms(text):
     value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
     return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
@@ -79,14 +93,22 @@ def live_games(url, count):
     return pairs
 
 
-def wrk(url, connections, seconds, script=None, script_args=()):
+def start_wrk(url, connections, seconds, script=None, script_args=()):
+    """Starts one wrk; parse_wrk reads what it printed."""
     args = ["wrk", "-t", str(connections), "-c", str(connections), "-d", f"{seconds}s", "--latency"]
     if script:
         args += ["-s", os.path.join(HERE, script)]
-    out = subprocess.run(args + [url, "--", *script_args], capture_output=True, text=True,
-                         check=True).stdout
+    return subprocess.Popen(args + [url, "--", *script_args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def parse_wrk(wrk_process):
+    out, err = wrk_process.communicate()
+    if wrk_process.returncode:
+        raise subprocess.CalledProcessError(wrk_process.returncode, wrk_process.args, out, err)
     result = {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+        "requests": int(re.search(r"(\d+) requests in", out).group(1)),
         "p50": to_ms(re.search(r"\s50%\s+(\S+)", out).group(1)),
         "p99": to_ms(re.search(r"\s99%\s+(\S+)", out).group(1)),
         "max": to_ms(re.search(r"Latency\s+\S+\s+\S+\s+(\S+)", out).group(1)),
@@ -106,9 +128,48 @@ def wrk(url, connections, seconds, script=None, script_args=()):
     moves = re.search(r"MOVES actions=(\d+) games=(\d+) errors=(\d+) actions_per_s=([\d.]+)", out)
     if moves:
         result["rps"] = float(moves.group(4))
+        result["actions"] = int(moves.group(1))
         result["games"] = int(moves.group(2))
         # The script counts the unexpected answers that wrk counts as non-2xx: once, not twice.
         result["errors"] += max(0, int(moves.group(3)) - non2xx)
+    return result
+
+
+def split(connections, instances):
+    """connections shared as evenly as possible between the instances."""
+    return [connections // instances + (1 if i < connections % instances else 0) for i in range(instances)]
+
+
+def wrk(servers, connections, seconds, script=None, script_args=None, path=""):
+    """One measurement: one wrk per server, all at once, each with its share of the connections
+    (wrk -t = -c, as moves.lua needs); script_args, if any, holds one list per server.
+    Request rates, requests and errors add up; latencies are the worst of the servers'.
+    The servers' CPU time over the run is divided by the requests completed (for the move loop,
+    also by the accepted actions)."""
+    shares = split(connections, len(servers))
+    before = sum(cpu_seconds(process.pid) for process, _ in servers)
+    running = [start_wrk(url + path, share, seconds, script, script_args[i] if script_args else ())
+               for i, ((_, url), share) in enumerate(zip(servers, shares))]
+    try:
+        parts = [parse_wrk(w) for w in running]
+    finally:
+        for w in running:  # if one failed, stop the others before the error goes up
+            if w.poll() is None:
+                w.kill()
+                w.wait()
+    cpu = sum(cpu_seconds(process.pid) for process, _ in servers) - before
+    result = {key: sum(part[key] for part in parts) for key in ("rps", "requests", "errors")}
+    result.update({key: max(part[key] for part in parts) for key in ("p50", "p99", "max")})
+    for key in ("socket", "unexpected"):
+        if any(key in part for part in parts):
+            result[key] = [item for part in parts for item in part.get(key, [])]
+    result["cpu_us"] = cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
+    if "actions" in parts[0]:
+        result["games"] = sum(part["games"] for part in parts)
+        result["actions"] = sum(part["actions"] for part in parts)
+        # Per accepted action: the move loop's unit, as its req/s.
+        result["cpu_us_per_request"] = result["cpu_us"]
+        result["cpu_us"] = cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
     return result
 
 
@@ -123,38 +184,72 @@ def main():
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--instances", type=int, default=1,
+                        help="servers on the same database (PostgreSQL only), one wrk each")
     parser.add_argument("--smoke", action="store_true", help="check only that it runs with no errors")
     options = parser.parse_args()
+    if options.instances < 1:
+        sys.exit("--instances must be at least 1")
+    if options.instances > 1 and not options.database_url:
+        sys.exit("--instances > 1 needs --database-url (PostgreSQL): several servers on one "
+                 "SQLite file is not a supported deployment")
+    if options.connections < options.instances:
+        sys.exit("--connections must be at least --instances: each wrk needs a connection")
 
-    process, url, start_seconds = start_server(options.binary, options.database_url)
+    # One after the other, so that only the first migrates the database.
+    servers, start_seconds = [], []
     try:
+        for _ in range(options.instances):
+            process, url, seconds = start_server(options.binary, options.database_url)
+            servers.append((process, url))
+            start_seconds.append(seconds)
         results = {"ceiling": [], "moves": [], "reads": []}
-        readers = live_games(url, options.connections)
+        # Each server's readers are its own players, with its own share of the connections.
+        readers = [live_games(url, share)
+                   for (_, url), share in zip(servers, split(options.connections, options.instances))]
         for _ in range(options.runs):
-            results["ceiling"].append(wrk(url + "/ping", options.connections, options.seconds))
-            results["moves"].append(wrk(url, options.connections, options.seconds, "moves.lua"))
-            results["reads"].append(wrk(url, options.connections, options.seconds, "read.lua", readers))
-        rss = peak_rss_mb(process.pid)
+            results["ceiling"].append(wrk(servers, options.connections, options.seconds, path="/ping"))
+            results["moves"].append(wrk(servers, options.connections, options.seconds, "moves.lua"))
+            results["reads"].append(wrk(servers, options.connections, options.seconds, "read.lua", readers))
+        rss = [peak_rss_mb(process.pid) for process, _ in servers]
     finally:
-        process.terminate()
-        process.wait()
+        for process, _ in servers:
+            process.terminate()
+        for process, _ in servers:
+            process.wait()
 
     games = sum(run.get("games", 0) for run in results["moves"])
     ceiling = median_of(results["ceiling"], "rps")
-    print(f"\nserver start to first answer: {start_seconds * 1000:.0f} ms; "
-          f"peak RSS {rss:.1f} MB after {games} games; "
-          f"{options.connections} connections, {options.seconds} s x {options.runs} runs (medians)\n")
-    print("| measurement | req/s | p50 ms | p99 ms | max ms | errors | / ceiling |")
-    print("|---|---|---|---|---|---|---|")
+    if options.instances == 1:
+        print(f"\nserver start to first answer: {start_seconds[0] * 1000:.0f} ms; "
+              f"peak RSS {rss[0]:.1f} MB after {games} games; "
+              f"{options.connections} connections, {options.seconds} s x {options.runs} runs (medians)\n")
+    else:
+        print(f"\n{options.instances} instances on one database; "
+              f"server start to first answer: {' / '.join(f'{s * 1000:.0f}' for s in start_seconds)} ms; "
+              f"peak RSS {' / '.join(f'{r:.1f}' for r in rss)} MB after {games} games; "
+              f"{options.connections} connections in all ({' / '.join(map(str, split(options.connections, options.instances)))}), "
+              f"{options.seconds} s x {options.runs} runs (medians; req/s summed, latencies the worst instance's)\n")
+    print("| measurement | req/s | p50 ms | p99 ms | max ms | errors | / ceiling | server CPU µs/req |")
+    print("|---|---|---|---|---|---|---|---|")
     names = {"ceiling": "(a) GET /ping (ceiling)", "moves": "(b) move loop (accepted actions/s)",
              "reads": "(c) GET /api/games/{id}"}
     errors = 0
+    cpu = {}
     for key, runs in results.items():
         rps = median_of(runs, "rps")
         run_errors = sum(run["errors"] for run in runs)
         errors += run_errors
+        cpu[key] = median_of(runs, "cpu_us")
+        cpu_text = f"{cpu[key]:.1f}"
+        if "cpu_us_per_request" in runs[0]:
+            # The move loop's unit is the accepted action; per HTTP request too (players and
+            # games are made by requests of their own).
+            cpu_text += f" ({median_of(runs, 'cpu_us_per_request'):.1f} per request)"
         print(f"| {names[key]} | {rps:,.0f} | {median_of(runs, 'p50'):.2f} | {median_of(runs, 'p99'):.2f} "
-              f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} |")
+              f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
+    print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
+          f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
     for key, runs in results.items():
         statuses = sorted(s for run in runs for s in run.get("unexpected", []))
         socket = [s for run in runs for s in run.get("socket", [])]

@@ -1,0 +1,302 @@
+import CoreMetrics
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOSSL
+import PostgresKit
+import PostgresNIO
+
+/// The hot path of PostgreSQL: reading a game, and writing every new game and every move,
+/// through PostgresNIO's own client (its pool, prepared statements, rows decoded by position)
+/// instead of SQLKit, and the writes waiting at one moment committed in one transaction.
+///
+/// Why not SQLKit, as everywhere else: through it a read of a game took four round trips
+/// between threads and a move five statements, each on one of four connections that all live
+/// on one event loop, so reads reached 0.17 of the HTTP ceiling and moves 0.05
+/// (BENCHMARKS.md). Here a read is one prepared statement on a pool sized for the machine,
+/// and a move is one statement (the update, and the action's insert when it updated) in a
+/// batch that one transaction commits: one commit, one flush of the log, for all of them.
+///
+/// Another instance may change a game at any time, so every read asks the database. Only the
+/// next move may start from the game as this instance last wrote it (``gameToMove(id:)``),
+/// since every move's update names the version it expects: two instances racing on one game
+/// are ordered by PostgreSQL's row lock, the second update finds the new version and changes
+/// nothing, and its move is refused as stale.
+final class PostgresGames: Sendable {
+  private struct Pending: Sendable {
+    let job: WriteJob
+    let done: CheckedContinuation<Bool, any Error>
+  }
+
+  private struct Queue: Sendable {
+    var pending: [Pending] = []
+    /// Batches being committed now.
+    var draining = 0
+  }
+
+  /// Batches committed at once, each on its own connection: one fills while another waits
+  /// for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
+  static let writers = 2
+
+  private let client: PostgresClient
+  private let running: Task<Void, Never>
+  private let queue = NIOLockedValueBox(Queue())
+  /// Live games as this instance last committed them (see ``gameToMove(id:)``).
+  private let written = NIOLockedValueBox(
+    RecentlyUsed<String, GameRecord>(capacity: SQLiteWriter.cacheCapacity))
+  /// PostgresNIO sets metadata on its logger for every statement, which a real handler
+  /// formats whether or not it logs: a read spent 3% of its time there (perf). Failures reach
+  /// the caller as errors, which the server logs.
+  private let logger = Logger(
+    label: "guesswork.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+  private let batchSizes = WriteJob.batchSizes(database: "postgres")
+
+  /// Connections in the pool: every read and the writer's batches share them. PostgreSQL
+  /// runs a process per connection; more than a few per core only adds switching.
+  static func poolSize(cores: Int) -> Int { max(4, 4 * cores) }
+
+  init(url: String, logger: Logger) throws {
+    let core = try SQLPostgresConfiguration(url: url).coreConfiguration
+    let tls: PostgresClient.Configuration.TLS =
+      !core.tls.isAllowed
+      ? .disable
+      : core.tls.isEnforced
+        ? .require(.makeClientConfiguration()) : .prefer(.makeClientConfiguration())
+    var configuration: PostgresClient.Configuration
+    if let path = core.unixSocketPath {
+      configuration = .init(
+        unixSocketPath: path, username: core.username, password: core.password,
+        database: core.database)
+    } else {
+      configuration = .init(
+        host: core.host ?? "localhost", port: core.port ?? 5432, username: core.username,
+        password: core.password, database: core.database, tls: tls)
+    }
+    configuration.options.connectTimeout = .seconds(5)
+    configuration.options.maximumConnections = Self.poolSize(cores: System.coreCount)
+    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    self.client = client
+    running = Task { await client.run() }
+  }
+
+  func close() async {
+    running.cancel()
+    await running.value
+  }
+
+  // MARK: Reading
+
+  func game(id: String) async throws -> GameRecord? {
+    try await client.execute(SelectGame(id: id)).first { _ in true }
+  }
+
+  /// The live game `id` as this instance last wrote it, else as stored. It may be behind the
+  /// database when another instance moved it since: only good for starting a move, whose
+  /// update then changes nothing (see ``GuessworkStore/gameToMove(id:)``).
+  func gameToMove(id: String) async throws -> GameRecord? {
+    if let game = written.withLockedValue({ $0[id] }) { return game }
+    return try await game(id: id)
+  }
+
+  // MARK: Writing
+
+  /// Commits `job`, answering after the commit: `false` when a move found its game at another
+  /// version (or finished), and nothing was written.
+  func perform(_ job: WriteJob) async throws -> Bool {
+    try await withCheckedThrowingContinuation { done in
+      let start = queue.withLockedValue { queue in
+        queue.pending.append(Pending(job: job, done: done))
+        guard queue.draining < Self.writers else { return false }
+        queue.draining += 1
+        return true
+      }
+      if start { Task { await self.drain() } }
+    }
+  }
+
+  /// Commits batches until nobody is waiting.
+  private func drain() async {
+    while true {
+      let batch = queue.withLockedValue { queue in
+        defer { queue.pending.removeAll(keepingCapacity: true) }
+        if queue.pending.isEmpty { queue.draining -= 1 }
+        return queue.pending
+      }
+      if batch.isEmpty { return }
+      batchSizes.record(batch.count)
+      let results = await commit(batch.map(\.job))
+      written.withLockedValue { $0.remember(zip(batch.lazy.map(\.job), results)) }
+      for (pending, result) in zip(batch, results) { pending.done.resume(with: result) }
+    }
+  }
+
+  /// Runs `jobs` in one transaction. Each job is one statement, so when one fails (an unknown
+  /// player, say), the transaction is rolled back and every job is run again on its own: the
+  /// others still succeed, and the failing one fails alone.
+  ///
+  /// The jobs are taken in the order of their games' ids (those of one game in the order they
+  /// came): two instances' batches then lock rows in the same order and cannot deadlock.
+  private func commit(_ jobs: [WriteJob]) async -> [Result<Bool, any Error>] {
+    let order = jobs.indices.sorted { (jobs[$0].gameID, $0) < (jobs[$1].gameID, $1) }
+    do {
+      let written = try await client.withConnection { connection in
+        try await connection.query("BEGIN", logger: logger)
+        do {
+          var written = [Bool](repeating: false, count: jobs.count)
+          for index in order { written[index] = try await run(jobs[index], on: connection) }
+          try await connection.query("COMMIT", logger: logger)
+          return written
+        } catch {
+          _ = try? await connection.query("ROLLBACK", logger: logger)
+          throw error
+        }
+      }
+      return written.map { .success($0) }
+    } catch {
+      guard jobs.count > 1 else { return [.failure(error)] }
+      var results: [Result<Bool, any Error>] = []
+      for job in jobs {
+        do {
+          results.append(
+            .success(try await client.withConnection { try await run(job, on: $0) }))
+        } catch {
+          results.append(.failure(error))
+        }
+      }
+      return results
+    }
+  }
+
+  private func run(_ job: WriteJob, on connection: PostgresConnection) async throws -> Bool {
+    switch job {
+    case .insertGame(let game):
+      _ = try await connection.execute(InsertGame(game: game), logger: logger)
+      return true
+    case .saveMove(let move, let expectedVersion):
+      let rows = try await connection.execute(
+        SaveMove(move: move, expectedVersion: expectedVersion), logger: logger)
+      for try await updated in rows { return updated > 0 }
+      return false
+    }
+  }
+}
+
+// MARK: Statements
+
+/// A game by id, its columns in the order ``GameRecord`` is built from.
+private struct SelectGame: PostgresPreparedStatement {
+  static let name = "guesswork_select_game"
+  static let sql = """
+    SELECT id, player_id, kind, variant, settings, seed, state, version, created_at,
+      updated_at, finished_at, score, summary, daily_day, daily_counted
+    FROM games WHERE id = $1
+    """
+  static let bindingDataTypes: [PostgresDataType] = [.text]
+  typealias Row = GameRecord
+  let id: String
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(id)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> GameRecord {
+    let (
+      id, playerID, kind, variant, settings, seed, state, version, createdAt, updatedAt,
+      finishedAt, score, summary, dailyDay, dailyCounted
+    ) = try row.decode(
+      (
+        String, String, String, String?, String, Int64, String, Int, Int64, Int64, Int64?, Int?,
+        String?, Int?, Int?
+      ).self)
+    return GameRecord(
+      id: id, playerID: playerID, kind: kind, variant: variant, settings: settings,
+      seed: UInt64(bitPattern: seed), state: state, version: version, createdAt: createdAt,
+      updatedAt: updatedAt,
+      finished: finishedAt.map {
+        GameRecord.Finished(at: $0, score: score ?? 0, summary: summary ?? "")
+      },
+      daily: dailyDay.map { DailyTag(day: $0, counted: dailyCounted == 1) })
+  }
+}
+
+/// The same statement as ``SQLStore/insert(_:into:)``.
+private struct InsertGame: PostgresPreparedStatement {
+  static let name = "guesswork_insert_game"
+  static let sql = """
+    INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
+      created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    """
+  /// Declared, not taken from the first values bound: a `nil` there would fix its type.
+  static let bindingDataTypes: [PostgresDataType] = [
+    .text, .text, .text, .text, .text, .int8, .text, .int8, .int8, .int8, .int8, .int8, .text,
+    .int8, .int8,
+  ]
+  typealias Row = ()
+  let game: GameRecord
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 15)
+    bindings.append(game.id)
+    bindings.append(game.playerID)
+    bindings.append(game.kind)
+    bindings.append(game.variant)
+    bindings.append(game.settings)
+    bindings.append(Int64(bitPattern: game.seed))
+    bindings.append(game.state)
+    bindings.append(game.version)
+    bindings.append(game.createdAt)
+    bindings.append(game.updatedAt)
+    bindings.append(game.finished?.at)
+    bindings.append(game.finished?.score)
+    bindings.append(game.finished?.summary)
+    bindings.append(game.daily?.day)
+    bindings.append(game.daily.map { $0.counted ? 1 : 0 })
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// A move in one statement: the game's update when it is still at the expected version and
+/// not finished, and, only when it was updated, the action's row. Answers how many games
+/// were updated (0 or 1).
+private struct SaveMove: PostgresPreparedStatement {
+  static let name = "guesswork_save_move"
+  static let sql = """
+    WITH moved AS (
+      UPDATE games SET state = $1, version = $2, updated_at = $3, finished_at = $4,
+        score = $5, summary = $6
+      WHERE id = $7 AND version = $8 AND finished_at IS NULL
+      RETURNING id
+    ), acted AS (
+      INSERT INTO actions (game_id, version, action, at)
+      SELECT id, $2, $9, $3 FROM moved WHERE $9::text IS NOT NULL
+    )
+    SELECT count(*) FROM moved
+    """
+  static let bindingDataTypes: [PostgresDataType] = [
+    .text, .int8, .int8, .int8, .int8, .text, .text, .int8, .text,
+  ]
+  typealias Row = Int
+  let move: Move
+  let expectedVersion: Int
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 9)
+    bindings.append(move.state)
+    bindings.append(move.version)
+    bindings.append(move.at)
+    bindings.append(move.finished?.at)
+    bindings.append(move.finished?.score)
+    bindings.append(move.finished?.summary)
+    bindings.append(move.gameID)
+    bindings.append(expectedVersion)
+    bindings.append(move.action)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(Int.self) }
+}
