@@ -72,6 +72,8 @@ public protocol GameEngine: Sendable {
   var entry: CatalogEntry { get }
   /// The game's Swift type, for generic code such as the API document's schemas.
   var gameType: any Game.Type { get }
+  /// The states kept decoded (``DecodedStates``), for the metrics.
+  var decodedCached: CacheSize { get }
 
   /// Starts a game on the content found for it, with the settings in the `settings` key of a
   /// JSON object (missing keys take their defaults). Also returns the settings as played,
@@ -118,6 +120,8 @@ public struct Engine<G: Game>: GameEngine {
   /// States decoded lately, by game and version: a game in play is read and moved again and
   /// again, and decoding its state costs more than the rest of a move (BENCHMARKS.md).
   private let decoded = DecodedStates<G>()
+
+  public var decodedCached: CacheSize { decoded.size }
 
   public init(_ type: G.Type = G.self) {}
 
@@ -363,6 +367,13 @@ public final class DecodedStates<G: Game>: Sendable {
   private let states = Mutex(RecentlyUsed<Key, (json: String, game: G)>(capacity: capacity))
 
   public init() {}
+
+  /// Entries and bytes: the JSON kept, and as much again for the decoded game.
+  public var size: CacheSize {
+    states.withLock {
+      $0.measure { key, value in 64 + key.gameID.utf8.count + 2 * value.json.utf8.count }
+    }
+  }
 
   public subscript(gameID: String, version: Int) -> (json: String, game: G)? {
     get { states.withLock { $0[Key(gameID: gameID, version: version)] } }

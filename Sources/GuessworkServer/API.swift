@@ -33,6 +33,7 @@ struct API: Sendable {
   let boards = BoardCache()
   /// Whether pages are served over HTTPS (behind a proxy): links say so.
   let secureLinks: Bool
+  let play: PlayMetrics
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
@@ -40,6 +41,7 @@ struct API: Sendable {
   ) {
     self.daily = DailySet(store: store, engines: engines, library: content)
     self.book = StatisticsBook(store: store, engines: engines)
+    self.play = PlayMetrics(engines: engines)
     self.secureLinks = identity.secureCookies
     self.store = store
     self.identity = identity
@@ -326,6 +328,7 @@ struct API: Sendable {
       variant: content.variant, settings: settings, seed: seed, state: step.state, version: 0,
       createdAt: now.milliseconds)
     try await store.insertGame(record)
+    play.started(record.kind)
     return json(
       try await reply(record, step, version: 0, events: nil, request: request), status: .created)
   }
@@ -415,6 +418,7 @@ struct API: Sendable {
     guard saved else {
       throw APIError.stale(try await store.game(id: record.id)?.version ?? record.version)
     }
+    play.moved(record.kind)
     await handBack(record, step, now: now)
     return json(
       try await reply(record, step, version: version, events: step.events, request: request))
@@ -434,6 +438,7 @@ struct API: Sendable {
   /// daily's result goes into its leaderboards and streaks.
   private func handBack(_ record: GameRecord, _ step: Step, now: Instant) async {
     guard step.isOver else { return }
+    play.finished(record.kind)
     // The move is stored whatever happens here; a result not recorded now is recorded when
     // the player next asks for the daily set (`DailySet.catchUp`).
     if record.daily?.counted == true {

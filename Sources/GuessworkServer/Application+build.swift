@@ -18,6 +18,8 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws
 {
   var logger = Logger(label: "guesswork")
   logger.logLevel = configuration.logLevel
+  // Metrics are set up before the store, whose writers make theirs when it opens.
+  if configuration.metricsPort != nil { _ = MetricsEndpoint.registry }
   let location = try StoreLocation.from(
     databaseURL: configuration.databaseURL, sqlitePath: configuration.sqlitePath)
   let store = try await SQLStore.open(location, logger: logger)
@@ -31,6 +33,10 @@ public func buildApplication(
   clock: @escaping @Sendable () -> Instant = systemClock, games: [any Game.Type] = Games.all
 ) -> some ApplicationProtocol {
   let router = Router()
+  if configuration.metricsPort != nil {
+    _ = MetricsEndpoint.registry  // set up before anything makes a metric
+    router.add(middleware: MetricsMiddleware())
+  }
   router.add(middleware: EdgeMiddleware())
   let words = WordBank(
     store: store, datamuse: configuration.datamuse, logger: logger,
@@ -62,6 +68,16 @@ public func buildApplication(
     },
     logger: logger)
   app.addServices(StoreService(store: store), WordRefreshService(bank: words))
+  if let port = configuration.metricsPort {
+    let engines = api.engines
+    app.addServices(
+      MetricsEndpoint.application(
+        host: configuration.metricsHost, port: port, logger: logger,
+        caches: {
+          [("live_games", store.liveGamesCached())]
+            + engines.all.map { ("decoded_states_\($0.kind.rawValue)", $0.decodedCached) }
+        }, onListening: configuration.onMetricsListening))
+  }
   return app
 }
 

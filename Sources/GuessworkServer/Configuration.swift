@@ -20,6 +20,12 @@ public struct ServerConfiguration: Sendable {
   /// embedders never reach the internet unasked; `guesswork serve` (``fromEnvironment(_:)``)
   /// turns it on unless `GUESSWORK_DATAMUSE=off`.
   public var datamuse: DatamuseSettings = .off
+  /// The port of `/metrics` (Prometheus), on a listener of its own; `nil`: no metrics.
+  public var metricsPort: Int?
+  /// The address of the metrics listener: this machine only unless told otherwise.
+  public var metricsHost: String = "127.0.0.1"
+  /// Called once the metrics listener listens, with the port it got.
+  public var onMetricsListening: (@Sendable (Int) async -> Void)?
   /// Called once the server listens, with the port it got.
   public var onListening: (@Sendable (Int) async -> Void)?
 
@@ -33,7 +39,8 @@ public struct ServerConfiguration: Sendable {
 
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
   /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_DATAMUSE`
-  /// (`off` turns Datamuse off) and `GUESSWORK_DATAMUSE_URL`; what is unset keeps its default.
+  /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
+  /// `GUESSWORK_METRICS_HOST`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -53,6 +60,12 @@ public struct ServerConfiguration: Sendable {
         environment["GUESSWORK_DATAMUSE"]?.lowercased() ?? ""),
       baseURL: environment["GUESSWORK_DATAMUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         ?? DatamuseSettings.defaultURL)
+    if let port = environment["GUESSWORK_METRICS_PORT"].flatMap(Int.init) {
+      configuration.metricsPort = port
+    }
+    if let host = environment["GUESSWORK_METRICS_HOST"], !host.isEmpty {
+      configuration.metricsHost = host
+    }
     configuration.behindHTTPS = ["1", "true", "yes"].contains(
       environment["GUESSWORK_BEHIND_HTTPS"]?.lowercased() ?? "")
     return configuration

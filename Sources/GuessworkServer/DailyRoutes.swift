@@ -180,6 +180,7 @@ extension API {
     do {
       let (record, step) = try await daily.start(
         engine, playerID: player.id, day: day, at: now)
+      play.started(record.kind)
       return json(
         try await reply(record, step, version: 0, events: nil, request: request),
         status: .created)

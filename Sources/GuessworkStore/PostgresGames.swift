@@ -98,6 +98,10 @@ final class PostgresGames: Sendable {
     return try await game(id: id)
   }
 
+  func cached() -> CacheSize {
+    written.withLockedValue { $0.measure { $1.approximateBytes } }
+  }
+
   // MARK: Writing
 
   /// Commits `job`, answering after the commit: `false` when a move found its game at another

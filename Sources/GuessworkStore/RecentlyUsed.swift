@@ -35,6 +35,14 @@ public struct RecentlyUsed<Key: Hashable, Value> {
     }
   }
 
+  /// How many entries are kept, and the sum of `size` over them.
+  public func measure(_ size: (Key, Value) -> Int) -> CacheSize {
+    var bytes = 0
+    for (key, value) in young { bytes += size(key, value) }
+    for (key, value) in old { bytes += size(key, value) }
+    return CacheSize(entries: young.count + old.count, bytes: bytes)
+  }
+
   private mutating func insert(_ value: Value, for key: Key) {
     if young.count >= capacity / 2, young[key] == nil {
       old = young
@@ -46,3 +54,23 @@ public struct RecentlyUsed<Key: Hashable, Value> {
 }
 
 extension RecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}
+
+/// What a cache holds, for the metrics: entries and their approximate size in bytes (the
+/// texts they keep, plus a fixed amount per entry for the rest).
+public struct CacheSize: Sendable, Equatable {
+  public var entries: Int
+  public var bytes: Int
+
+  public init(entries: Int, bytes: Int) {
+    self.entries = entries
+    self.bytes = bytes
+  }
+}
+
+extension GameRecord {
+  /// About how many bytes a game kept in memory takes.
+  var approximateBytes: Int {
+    128 + id.utf8.count + playerID.utf8.count + kind.utf8.count + (variant?.utf8.count ?? 0)
+      + settings.utf8.count + state.utf8.count
+  }
+}

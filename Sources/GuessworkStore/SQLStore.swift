@@ -472,6 +472,14 @@ public final class SQLStore: GuessworkStore {
     _ = try await perform(.insertGame(game))
   }
 
+  public func liveGamesCached() -> CacheSize {
+    switch games {
+    case .sqlite(let writer): writer.cached()
+    case .postgres(let games): games.cached()
+    case nil: CacheSize(entries: 0, bytes: 0)
+    }
+  }
+
   public func gameToMove(id: String) async throws -> GameRecord? {
     if case .postgres(let games) = games { return try await games.gameToMove(id: id) }
     return try await game(id: id)

@@ -70,6 +70,10 @@ final class SQLiteWriter: Sendable {
     games.withLockedValue { $0[id] }
   }
 
+  func cached() -> CacheSize {
+    games.withLockedValue { $0.measure { $1.approximateBytes } }
+  }
+
   func close() async throws {
     try await thread.shutdownGracefully()
     connection.close()

@@ -30,6 +30,8 @@ public protocol GuessworkStore: Sendable {
   /// it never overwrites a newer version; a caller that sees a version other than it expects
   /// asks ``game(id:)`` before answering.
   func gameToMove(id: String) async throws -> GameRecord?
+  /// The live games kept in memory, for the metrics.
+  func liveGamesCached() -> CacheSize
   /// Stores a game's new state and, when there is one, the action that led to it, in one
   /// transaction, provided the stored version is still `expectedVersion`. Returns `false` and
   /// changes nothing when it is not (someone else moved first).

@@ -14,7 +14,7 @@ struct Serve: AsyncParsableCommand {
       listen on all interfaces with --host 0.0.0.0 and open http://<this computer's address>:8080.
       Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
-      GUESSWORK_DATAMUSE_URL.
+      GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST.
       """)
 
   @Option(help: "The address to listen on (0.0.0.0 for every interface).")
@@ -41,9 +41,18 @@ struct Serve: AsyncParsableCommand {
   @Flag(help: "Never ask Datamuse: play with the bundled and stored words only.")
   var noDatamuse = false
 
+  @Option(help: "Serve Prometheus metrics at /metrics on this port (off when not given).")
+  var metricsPort: Int?
+
+  @Option(help: "The address of the metrics port (default 127.0.0.1: this machine only).")
+  var metricsHost: String?
+
   func validate() throws {
     if let port, !(0...65535).contains(port) {
       throw ValidationError("--port must be from 0 to 65535.")
+    }
+    if let metricsPort, !(0...65535).contains(metricsPort) {
+      throw ValidationError("--metrics-port must be from 0 to 65535.")
     }
     if let logLevel, Logger.Level(rawValue: logLevel) == nil {
       throw ValidationError(
@@ -63,11 +72,18 @@ struct Serve: AsyncParsableCommand {
     if behindHTTPS { configuration.behindHTTPS = true }
     if let datamuseURL { configuration.datamuse.baseURL = datamuseURL }
     if noDatamuse { configuration.datamuse.enabled = false }
+    if let metricsPort { configuration.metricsPort = metricsPort }
+    if let metricsHost { configuration.metricsHost = metricsHost }
     let host = configuration.host
     configuration.onListening = { port in
       let shown = host == "0.0.0.0" ? "localhost" : host
       FileHandle.standardOutput.write(
         Data("Guesswork is ready: open http://\(shown):\(port)/\n".utf8))
+    }
+    let metricsHost = configuration.metricsHost
+    configuration.onMetricsListening = { port in
+      FileHandle.standardOutput.write(
+        Data("Metrics: http://\(metricsHost):\(port)/metrics\n".utf8))
     }
     let level = configuration.logLevel
     LoggingSystem.bootstrap { label in

@@ -1,0 +1,93 @@
+"""What an operator scrapes: /metrics in Prometheus's text format, on a port of its own, parsed
+by Prometheus's own Python client, on SQLite and on PostgreSQL."""
+import os
+import urllib.request
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from support.server import Client, Server, free_port
+
+POSTGRES_URL = os.environ.get("GUESSWORK_TEST_POSTGRES_URL")
+DATABASES = ["sqlite"] + (["postgres"] if POSTGRES_URL else [])
+
+
+def scrape(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        assert r.status == 200
+        assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        text = r.read().decode()
+    samples = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return samples
+
+
+def value(samples, name, **labels):
+    return samples.get((name, tuple(sorted(labels.items()))), 0)
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_metrics_count_requests_play_batches_and_caches(database):
+    metrics_port = free_port()
+    server = Server(
+        database_url=POSTGRES_URL if database == "postgres" else None,
+        env={"GUESSWORK_METRICS_PORT": str(metrics_port)},
+    )
+    with server:
+        before = scrape(metrics_port)
+        player = Client(server.url)
+        player.join("Operator")
+        game = player.start_game("number", {"attempts": 20})
+        moves = 0
+        while not game["isOver"]:
+            view = game["view"]
+            game = player.act(
+                game, {"type": "guess", "number": (view["knownLow"] + view["knownHigh"]) // 2}
+            )
+            moves += 1
+        # A stale move: refused, and counted under its status.
+        stale = {**game, "version": 0}
+        player.act(stale, {"type": "guess", "number": 1}, expect=409)
+        after = scrape(metrics_port)
+
+        def grew(name, **labels):
+            return value(after, name, **labels) - value(before, name, **labels)
+
+        route = "/api/games/{id}/actions"
+        assert grew("guesswork_http_requests_total", http_route=route,
+                    http_request_method="POST", http_response_status_code="200") == moves
+        assert grew("guesswork_http_requests_total", http_route=route,
+                    http_request_method="POST", http_response_status_code="409") == 1
+        assert grew("guesswork_http_request_duration_seconds_count", http_route=route,
+                    http_request_method="POST", http_response_status_code="200") == moves
+        assert grew("guesswork_games_started_total", game="number") == 1
+        assert grew("guesswork_moves_total", game="number") == moves
+        assert grew("guesswork_games_finished_total", game="number") == 1
+        assert grew("guesswork_games_finished_total", game="bullseye") == 0
+        # Every new game and move went through the hot path's batches.
+        assert grew("guesswork_write_batch_size_count", database=database) >= moves
+        assert grew("guesswork_write_batch_size_sum", database=database) == moves + 1
+        # The caches are measured at each scrape: the finished game is no longer live, and the
+        # states decoded for it are.
+        assert ("guesswork_cache_bytes", (("cache", "live_games"),)) in after
+        assert value(after, "guesswork_cache_entries", cache="decoded_states_number") >= 1
+        assert value(after, "guesswork_cache_bytes", cache="decoded_states_number") > 0
+        # Never on the public port.
+        status, _, _ = player.get("/metrics")
+        assert status == 404
+
+
+def test_no_metrics_unless_asked():
+    with Server() as server:
+        assert "Metrics:" not in server.read_log()
+        status, _, _ = Client(server.url).get("/metrics")
+        assert status == 404
+
+
+def test_the_metrics_port_listens_on_this_machine_only_by_default():
+    metrics_port = free_port()
+    with Server(env={"GUESSWORK_METRICS_PORT": str(metrics_port)}) as server:
+        scrape(metrics_port)
+        assert f"Metrics: http://127.0.0.1:{metrics_port}/metrics" in server.read_log()
