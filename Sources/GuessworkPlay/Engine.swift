@@ -120,6 +120,9 @@ public struct Engine<G: Game>: GameEngine {
   /// States decoded lately, by game and version: a game in play is read and moved again and
   /// again, and decoding its state costs more than the rest of a move (BENCHMARKS.md).
   private let decoded = DecodedStates<G>()
+  /// Tallies decoded lately, by their JSON: a player's statistics are read again and again
+  /// between two games, and decoding their tallies was most of a read (perf).
+  private let decodedTallies = Decoded<KindTally<G>>(capacity: 1024)
 
   public var decodedCached: CacheSize { decoded.size }
 
@@ -308,8 +311,10 @@ public struct Engine<G: Game>: GameEngine {
   }
 
   private func decodeTally(_ encoded: String?) -> KindTally<G> {
-    encoded.flatMap { try? JSONDecoder().decode(KindTally<G>.self, from: Data($0.utf8)) }
-      ?? KindTally()
+    guard let encoded else { return KindTally() }
+    return decodedTallies.value(for: encoded) {
+      (try? JSONDecoder().decode(KindTally<G>.self, from: Data(encoded.utf8))) ?? KindTally()
+    }
   }
 
   public func startDaily(content supplied: SuppliedContent, seed: UInt64, at now: Instant) throws
@@ -384,6 +389,22 @@ public final class DecodedStates<G: Game>: Sendable {
         states[Key(gameID: gameID, version: version)] = newValue
       }
     }
+  }
+}
+
+/// Values decoded from JSON lately, by the JSON (bounded, ``RecentlyUsed``).
+final class Decoded<Value: Sendable>: Sendable {
+  private let values: Mutex<RecentlyUsed<String, Value>>
+
+  init(capacity: Int) {
+    values = Mutex(RecentlyUsed(capacity: capacity))
+  }
+
+  func value(for json: String, decode: () -> Value) -> Value {
+    if let known = values.withLock({ $0[json] }) { return known }
+    let value = decode()
+    values.withLock { $0[json] = value }
+    return value
   }
 }
 

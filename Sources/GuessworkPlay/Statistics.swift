@@ -90,8 +90,13 @@ enum Tallies {
   }
 
   static func decode(_ text: String?) -> [String: String] {
-    text.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0.utf8)) } ?? [:]
+    guard let text else { return [:] }
+    return decoded.value(for: text) {
+      (try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))) ?? [:]
+    }
   }
+
+  private static let decoded = Decoded<[String: String]>(capacity: 1024)
 }
 
 /// A player's statistics kept up to date from their finished games without reading their

@@ -28,10 +28,15 @@ public final class SQLStore: GuessworkStore {
     case postgres(PostgresGames)
   }
 
+  /// SQLite's reads (see ``SQLiteReaders``); `nil` on PostgreSQL, and while migrating.
+  private let readers: SQLiteReaders?
+
   private init(
-    pool: any SessionPool, logger: Logger, serializeWrites: Bool, games: HotPath? = nil
+    pool: any SessionPool, logger: Logger, serializeWrites: Bool, games: HotPath? = nil,
+    readers: SQLiteReaders? = nil
   ) {
     self.pool = pool
+    self.readers = readers
     self.logger = logger
     self.writers = serializeWrites ? WriterQueue() : nil
     self.games = games
@@ -41,7 +46,8 @@ public final class SQLStore: GuessworkStore {
   func session<R: Sendable>(
     _ body: @escaping @Sendable (any SQLDatabase) async throws -> R
   ) async throws -> R {
-    try await pool.withSession(body)
+    if let readers { return try await readers.withSession(body) }
+    return try await pool.withSession(body)
   }
 
   /// Runs a session that writes, after the writes before it on SQLite.
@@ -93,12 +99,17 @@ public final class SQLStore: GuessworkStore {
     do {
       try await SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite).migrate()
       // The hot paths prepare their statements, so they open once the tables exist.
-      let games: HotPath =
-        switch location {
-        case .sqlite(let path): .sqlite(try SQLiteWriter(path: path))
-        case .postgres(let url): .postgres(try PostgresGames(url: url, logger: logger))
-        }
-      return SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite, games: games)
+      switch location {
+      case .sqlite(let path):
+        return SQLStore(
+          pool: pool, logger: logger, serializeWrites: true,
+          games: .sqlite(try SQLiteWriter(path: path)),
+          readers: SQLiteReaders(path: path, logger: logger))
+      case .postgres(let url):
+        return SQLStore(
+          pool: pool, logger: logger, serializeWrites: false,
+          games: .postgres(try PostgresGames(url: url, logger: logger)))
+      }
     } catch {
       try? await pool.shutdown()
       throw error
@@ -106,6 +117,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func close() async throws {
+    readers?.close()
     switch games {
     case .sqlite(let writer): try await writer.close()
     case .postgres(let games): await games.close()
@@ -372,7 +384,7 @@ public final class SQLStore: GuessworkStore {
 
   /// The versions recorded as applied, for tests and `guesswork` admin commands.
   public func appliedMigrations() async throws -> [Int] {
-    try await pool.withSession { db in
+    try await session { db in
       try await db.raw("SELECT version FROM schema_migrations ORDER BY version").all().map {
         try $0.decode(column: "version", as: Int.self)
       }
@@ -384,7 +396,7 @@ public final class SQLStore: GuessworkStore {
   // MARK: GuessworkStore
 
   public func ping() async throws {
-    try await pool.withSession { db in _ = try await db.raw("SELECT 1 AS one").all() }
+    try await session { db in _ = try await db.raw("SELECT 1 AS one").all() }
   }
 
   public func insertPlayer(_ player: PlayerRecord, tokenHash: String) async throws {
@@ -405,7 +417,7 @@ public final class SQLStore: GuessworkStore {
     """
 
   public func player(tokenHash: String) async throws -> PlayerRecord? {
-    try await pool.withSession { db in
+    try await session { db in
       try await db.raw(
         "SELECT \(Self.playerColumns) FROM players p WHERE p.token_hash = \(bind: tokenHash)"
       ).first().map(Self.player(from:))
@@ -413,7 +425,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func player(id: String) async throws -> PlayerRecord? {
-    try await pool.withSession { db in
+    try await session { db in
       try await db.raw("SELECT \(Self.playerColumns) FROM players p WHERE p.id = \(bind: id)")
         .first().map(Self.player(from:))
     }
@@ -457,7 +469,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func avatar(playerID: String) async throws -> Avatar? {
-    try await pool.withSession { db in
+    try await session { db in
       try await db.raw(
         "SELECT content_type, data FROM avatars WHERE player_id = \(bind: playerID)"
       ).first().map {
@@ -518,7 +530,7 @@ public final class SQLStore: GuessworkStore {
     case .postgres(let games): return try await games.game(id: id)
     case nil: break
     }
-    return try await pool.withSession { db in
+    return try await session { db in
       try await db.raw("SELECT * FROM games WHERE id = \(bind: id)").first().map { row in
         let finishedAt = try row.decode(column: "finished_at", as: Int64?.self)
         let dailyDay = try row.decode(column: "daily_day", as: Int?.self)
@@ -571,7 +583,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func importedDecks() async throws -> [String: String] {
-    try await pool.withSession { db in
+    try await session { db in
       var decks: [String: String] = [:]
       for row in try await db.raw("SELECT id, manifest FROM decks").all() {
         decks[try row.decode(column: "id", as: String.self)] = try row.decode(
@@ -582,7 +594,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func picture(id: String) async throws -> StoredPicture? {
-    try await pool.withSession { db in
+    try await session { db in
       try await db.raw("SELECT content_type, data FROM pictures WHERE id = \(bind: id)").first()
         .map {
           StoredPicture(
@@ -593,7 +605,7 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func actions(gameID: String) async throws -> [ActionRecord] {
-    try await pool.withSession { db in
+    try await session { db in
       try await db.raw(
         "SELECT * FROM actions WHERE game_id = \(bind: gameID) ORDER BY version"
       ).all().map {
@@ -609,7 +621,7 @@ public final class SQLStore: GuessworkStore {
   public func finishedGames(playerID: String, after mark: TallyMark?) async throws
     -> [FinishedGame]
   {
-    try await pool.withSession { db in
+    try await session { db in
       try await Self.finishedGames(playerID: playerID, after: mark, db)
     }
   }

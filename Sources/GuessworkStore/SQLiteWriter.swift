@@ -118,13 +118,6 @@ final class SQLiteWriter: Sendable {
   }
 }
 
-/// An error SQLite reported, with its code and message.
-struct SQLiteFailure: Error, CustomStringConvertible {
-  var code: Int32
-  var message: String
-  var description: String { "SQLite error \(code): \(message)" }
-}
-
 /// One `sqlite3` connection and its prepared statements. Not thread-safe: only the writer's
 /// thread touches it.
 private final class Connection: @unchecked Sendable {
@@ -166,22 +159,11 @@ private final class Connection: @unchecked Sendable {
     }
   }
 
-  /// A parameter of a statement.
-  private enum Value {
-    case text(String)
-    case integer(Int64)
-    case null
-
-    init(_ text: String?) { self = text.map { .text($0) } ?? .null }
-    init(_ integer: Int64?) { self = integer.map { .integer($0) } ?? .null }
-    init(_ integer: Int?) { self.init(integer.map(Int64.init)) }
-  }
-
   init(path: String) throws {
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
     guard opened == SQLITE_OK else {
-      let failure = self.failure(opened)
+      let failure = SQLiteFailure(opened, handle)
       close()
       throw failure
     }
@@ -202,13 +184,13 @@ private final class Connection: @unchecked Sendable {
     do {
       for pragma in ["PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON"] {
         let result = sqlite_nio_sqlite3_exec(handle, pragma, nil, nil, nil)
-        guard result == SQLITE_OK else { throw self.failure(result) }
+        guard result == SQLITE_OK else { throw SQLiteFailure(result, handle) }
       }
       for statement in Statement.allCases {
         var prepared: OpaquePointer?
         let result = sqlite_nio_sqlite3_prepare_v3(
           handle, statement.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
-        guard result == SQLITE_OK, let prepared else { throw self.failure(result) }
+        guard result == SQLITE_OK, let prepared else { throw SQLiteFailure(result, handle) }
         statements[statement] = prepared
       }
     } catch {
@@ -269,33 +251,36 @@ private final class Connection: @unchecked Sendable {
       try run(
         .insertGame,
         [
-          .text(game.id), .text(game.playerID), .text(game.kind), Value(game.variant),
+          .text(game.id), .text(game.playerID), .text(game.kind), SQLiteValue(game.variant),
           .text(game.settings), .integer(Int64(bitPattern: game.seed)), .text(game.state),
-          Value(game.version), .integer(game.createdAt), .integer(game.updatedAt),
-          Value(game.finished?.at), Value(game.finished?.score), Value(game.finished?.summary),
-          Value(game.daily?.day), Value(game.daily.map { $0.counted ? 1 : 0 }),
+          SQLiteValue(game.version), .integer(game.createdAt), .integer(game.updatedAt),
+          SQLiteValue(game.finished?.at), SQLiteValue(game.finished?.score),
+          SQLiteValue(game.finished?.summary),
+          SQLiteValue(game.daily?.day), SQLiteValue(game.daily.map { $0.counted ? 1 : 0 }),
         ])
       return true
     case .saveMove(let move, let expectedVersion):
       try run(
         .updateGame,
         [
-          .text(move.state), Value(move.version), .integer(move.at), Value(move.finished?.at),
-          Value(move.finished?.score), Value(move.finished?.summary), .text(move.gameID),
-          Value(expectedVersion),
+          .text(move.state), SQLiteValue(move.version), .integer(move.at),
+          SQLiteValue(move.finished?.at),
+          SQLiteValue(move.finished?.score), SQLiteValue(move.finished?.summary),
+          .text(move.gameID),
+          SQLiteValue(expectedVersion),
         ])
       guard sqlite_nio_sqlite3_changes(handle) == 1 else { return false }
       if let action = move.action {
         try run(
           .insertAction,
-          [.text(move.gameID), Value(move.version), .text(action), .integer(move.at)])
+          [.text(move.gameID), SQLiteValue(move.version), .text(action), .integer(move.at)])
       }
       return true
     }
   }
 
   /// Binds `values`, steps the statement to its end, and leaves it ready for the next time.
-  private func run(_ statement: Statement, _ values: [Value] = []) throws {
+  private func run(_ statement: Statement, _ values: [SQLiteValue] = []) throws {
     guard let prepared = statements[statement] else {
       throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed")
     }
@@ -303,37 +288,11 @@ private final class Connection: @unchecked Sendable {
       sqlite_nio_sqlite3_reset(prepared)
       sqlite_nio_sqlite3_clear_bindings(prepared)
     }
-    for (offset, value) in values.enumerated() {
-      let index = Int32(offset + 1)
-      let bound: Int32
-      switch value {
-      case .integer(let integer): bound = sqlite_nio_sqlite3_bind_int64(prepared, index, integer)
-      case .null: bound = sqlite_nio_sqlite3_bind_null(prepared, index)
-      case .text(let text):
-        var text = text
-        bound = text.withUTF8 { bytes in
-          bytes.withMemoryRebound(to: CChar.self) {
-            // A `nil` address would bind NULL, not the empty string.
-            guard let address = $0.baseAddress else {
-              return sqlite_nio_sqlite3_bind_text64(
-                prepared, index, "", 0, transient, UInt8(SQLITE_UTF8))
-            }
-            return sqlite_nio_sqlite3_bind_text64(
-              prepared, index, address, UInt64($0.count), transient, UInt8(SQLITE_UTF8))
-          }
-        }
-      }
-      guard bound == SQLITE_OK else { throw failure(bound) }
-    }
+    try SQLiteValue.bind(values, to: prepared, handle)
     let stepped = sqlite_nio_sqlite3_step(prepared)
-    guard stepped == SQLITE_DONE || stepped == SQLITE_ROW else { throw failure(stepped) }
+    guard stepped == SQLITE_DONE || stepped == SQLITE_ROW else {
+      throw SQLiteFailure(stepped, handle)
+    }
   }
 
-  private func failure(_ code: Int32) -> SQLiteFailure {
-    let message = sqlite_nio_sqlite3_errmsg(handle).map { String(cString: $0) } ?? "unknown"
-    return SQLiteFailure(code: code, message: message)
-  }
 }
-
-/// SQLite copies a value bound with this destructor before the call returns.
-private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -46,7 +46,12 @@ import time
 import urllib.parse
 import urllib.request
 
-from run import free_port, peak_rss_mb, wrk
+from run import free_port, parse_wrk, peak_rss_mb, start_wrk
+
+
+def wrk(url, connections, seconds, script=None, script_args=()):
+    """One wrk against one server, its answer parsed."""
+    return parse_wrk(start_wrk(url, connections, seconds, script, script_args))
 
 DAY_MS = 86_400_000
 KINDS = ["number", "color-match", "bullseye", "guess-or-pass", "picture-quiz"]
