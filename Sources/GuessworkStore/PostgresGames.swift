@@ -134,24 +134,45 @@ final class PostgresGames: Sendable {
     }
   }
 
-  /// Runs `jobs` in one transaction. Each job is one statement, so when one fails (an unknown
-  /// player, say), the transaction is rolled back and every job is run again on its own: the
-  /// others still succeed, and the failing one fails alone.
+  /// Runs `jobs` in one transaction: the new games one statement each, then every move in one
+  /// statement (``SaveMoves``; one more for each further move of a game already moved in the
+  /// batch). A batch of moves alone is that one statement, with no transaction around it. When
+  /// a statement fails (an unknown player, say), the transaction is rolled back and every job
+  /// is run again on its own: the others still succeed, and the failing one fails alone.
   ///
   /// The jobs are taken in the order of their games' ids (those of one game in the order they
-  /// came): two instances' batches then lock rows in the same order and cannot deadlock.
+  /// came), so that two instances' batches tend to lock rows in the same order; should they
+  /// deadlock all the same, PostgreSQL fails one, which is then run job by job.
   private func commit(_ jobs: [WriteJob]) async -> [Result<Bool, any Error>] {
-    let order = jobs.indices.sorted { (jobs[$0].gameID, $0) < (jobs[$1].gameID, $1) }
+    var inserts: [Int] = []
+    var rounds: [[Int]] = []
+    var moves: [String: Int] = [:]
+    for index in jobs.indices.sorted(by: { (jobs[$0].gameID, $0) < (jobs[$1].gameID, $1) }) {
+      guard case .saveMove(let move, _) = jobs[index] else {
+        inserts.append(index)
+        continue
+      }
+      let round = moves[move.gameID, default: 0]
+      moves[move.gameID] = round + 1
+      if round == rounds.count { rounds.append([]) }
+      rounds[round].append(index)
+    }
     do {
       let written = try await client.withConnection { connection in
-        try await connection.query("BEGIN", logger: logger)
+        let alone = inserts.isEmpty && rounds.count == 1
+        if !alone { try await connection.query("BEGIN", logger: logger) }
         do {
           var written = [Bool](repeating: false, count: jobs.count)
-          for index in order { written[index] = try await run(jobs[index], on: connection) }
-          try await connection.query("COMMIT", logger: logger)
+          for index in inserts { written[index] = try await run(jobs[index], on: connection) }
+          for round in rounds {
+            let moved = try await connection.execute(
+              SaveMoves(round.map { jobs[$0] }), logger: logger)
+            for try await position in moved { written[round[position]] = true }
+          }
+          if !alone { try await connection.query("COMMIT", logger: logger) }
           return written
         } catch {
-          _ = try? await connection.query("ROLLBACK", logger: logger)
+          if !alone { _ = try? await connection.query("ROLLBACK", logger: logger) }
           throw error
         }
       }
@@ -262,6 +283,67 @@ private struct InsertGame: PostgresPreparedStatement {
   }
 
   func decodeRow(_ row: PostgresRow) throws {}
+}
+
+/// Moves of different games in one statement: each game's update when it is still at the
+/// version its move expects and not finished, and the action's row for each game updated.
+/// Answers the positions (from 0) of the moves that updated their game. The moves travel as
+/// arrays, a nullable value as a flag and a value.
+private struct SaveMoves: PostgresPreparedStatement {
+  static let name = "guesswork_save_moves"
+  static let sql = """
+    WITH input AS (
+      SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::int8[], $5::int8[],
+        $6::bool[], $7::int8[], $8::int8[], $9::text[], $10::bool[], $11::text[])
+        WITH ORDINALITY
+        AS t(id, expected, state, version, at, finished, finished_at, score, summary, acted,
+          action, position)
+    ), moved AS (
+      UPDATE games g SET state = i.state, version = i.version, updated_at = i.at,
+        finished_at = CASE WHEN i.finished THEN i.finished_at END,
+        score = CASE WHEN i.finished THEN i.score END,
+        summary = CASE WHEN i.finished THEN i.summary END
+      FROM input i
+      WHERE g.id = i.id AND g.version = i.expected AND g.finished_at IS NULL
+      RETURNING i.position
+    ), acted AS (
+      INSERT INTO actions (game_id, version, action, at)
+      SELECT i.id, i.version, i.action, i.at FROM input i JOIN moved m USING (position)
+      WHERE i.acted
+    )
+    SELECT position - 1 FROM moved
+    """
+  static let bindingDataTypes: [PostgresDataType] = [
+    .textArray, .int8Array, .textArray, .int8Array, .int8Array, .boolArray, .int8Array,
+    .int8Array, .textArray, .boolArray, .textArray,
+  ]
+  typealias Row = Int
+  let moves: [(move: Move, expectedVersion: Int)]
+
+  init(_ jobs: [WriteJob]) {
+    moves = jobs.compactMap {
+      guard case .saveMove(let move, let expectedVersion) = $0 else { return nil }
+      return (move, expectedVersion)
+    }
+  }
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 11)
+    bindings.append(moves.map(\.move.gameID))
+    bindings.append(moves.map { Int64($0.expectedVersion) })
+    bindings.append(moves.map(\.move.state))
+    bindings.append(moves.map { Int64($0.move.version) })
+    bindings.append(moves.map(\.move.at))
+    bindings.append(moves.map { $0.move.finished != nil })
+    bindings.append(moves.map { $0.move.finished?.at ?? 0 })
+    bindings.append(moves.map { Int64($0.move.finished?.score ?? 0) })
+    bindings.append(moves.map { $0.move.finished?.summary ?? "" })
+    bindings.append(moves.map { $0.move.action != nil })
+    bindings.append(moves.map { $0.move.action ?? "" })
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
 }
 
 /// A move in one statement: the game's update when it is still at the expected version and

@@ -92,7 +92,9 @@ public final class SQLStore: GuessworkStore {
         pool: EventLoopGroupConnectionPool(
           source: PostgresConnectionSource(sqlConfiguration: configuration),
           maxConnectionsPerEventLoop: maxConnections ?? 4, pruneInterval: nil, logger: logger,
-          on: group.next()),
+          // A pool on every event loop: a session then runs on the loop that asked, and two
+          // loops' sessions do not queue for one loop's connections.
+          on: group),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
     let isSQLite = if case .sqlite = location { true } else { false }
