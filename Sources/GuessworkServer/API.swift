@@ -307,7 +307,7 @@ struct API: Sendable {
   }
 
   private func createGame(_ request: Request) async throws -> Response {
-    let player = try await identity.requirePlayer(of: request)
+    let playerID = try await identity.requirePlayerID(of: request)
     let body = try await body(of: request)
     let input = try JSONDecoder().decode(NewGame.self, from: body)
     guard let engine = engines[input.game] else {
@@ -319,12 +319,12 @@ struct API: Sendable {
     var random = SystemRandomNumberGenerator()
     let seed = random.next()
     let content = try await supply(
-      engine.contentNeed, player: player, category: input.category, deck: input.deck)
+      engine.contentNeed, playerID: playerID, category: input.category, deck: input.deck)
     let (step, settings) = try played {
       try engine.start(settingsIn: body, content: content, seed: seed, at: now)
     }
     let record = GameRecord(
-      id: UUID().uuidString.lowercased(), playerID: player.id, kind: engine.kind.rawValue,
+      id: UUID().uuidString.lowercased(), playerID: playerID, kind: engine.kind.rawValue,
       variant: content.variant, settings: settings, seed: seed, state: step.state, version: 0,
       createdAt: now.milliseconds)
     try await store.insertGame(record)

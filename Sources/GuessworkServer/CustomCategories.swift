@@ -173,7 +173,7 @@ extension API {
   /// The words of a round in `id` for this player: a built-in category's bundled and stored
   /// words, or the player's own category's; words the player has seen in earlier rounds go
   /// last, until every word has been seen and a new cycle starts.
-  func roundWords(player: PlayerRecord, category id: String?) async throws -> (
+  func roundWords(playerID: String, category id: String?) async throws -> (
     GuessOrPassGame.Words, title: String
   ) {
     guard let id else { throw APIError.noCategory }
@@ -183,18 +183,18 @@ extension API {
       all = await words.words(category: id)
       title = builtIn.title
     } else if id.hasPrefix(CustomCategoryRules.idPrefix),
-      let custom = try await store.customCategory(id: id), custom.playerID == player.id
+      let custom = try await store.customCategory(id: id), custom.playerID == playerID
     {
       all = custom.words
       title = custom.name
     } else {
       throw APIError.unknownCategory(content.categories.map(\.id))
     }
-    let seen = try await store.seenWords(playerID: player.id, category: id)
+    let seen = try await store.seenWords(playerID: playerID, category: id)
     let fresh = all.filter { !seen.contains($0) }
     if fresh.isEmpty {
       // Every word has been seen: start over.
-      try await store.clearSeen(playerID: player.id, category: id)
+      try await store.clearSeen(playerID: playerID, category: id)
       return (GuessOrPassGame.Words(fresh: all), title)
     }
     return (GuessOrPassGame.Words(fresh: fresh, seen: all.filter { seen.contains($0) }), title)

@@ -7,7 +7,7 @@ import HTTPTypes
 extension API {
   /// The content a game of `need` plays on, found for `player`: nothing, the words of the
   /// category asked for (this player's seen words last), or the deck asked for.
-  func supply(_ need: ContentNeed, player: PlayerRecord, category: String?, deck: String?)
+  func supply(_ need: ContentNeed, playerID: String, category: String?, deck: String?)
     async throws -> SuppliedContent
   {
     switch need {
@@ -15,7 +15,8 @@ extension API {
       return .none
     case .words:
       guard let category else { throw APIError.noCategory }
-      return .words(try await roundWords(player: player, category: category).0, category: category)
+      return .words(
+        try await roundWords(playerID: playerID, category: category).0, category: category)
     case .deck:
       return .deck(try await pictureDeck(deck))
     }
