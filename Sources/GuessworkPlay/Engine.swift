@@ -122,7 +122,7 @@ public struct Engine<G: Game>: GameEngine {
   private let decoded = DecodedStates<G>()
   /// Tallies decoded lately, by their JSON: a player's statistics are read again and again
   /// between two games, and decoding their tallies was most of a read (perf).
-  private let decodedTallies = Decoded<KindTally<G>>(capacity: 1024)
+  private let decodedTallies = Decoded<KindTally<G>>(capacity: 4096)
 
   public var decodedCached: CacheSize { decoded.size }
 

@@ -96,7 +96,7 @@ enum Tallies {
     }
   }
 
-  private static let decoded = Decoded<[String: String]>(capacity: 1024)
+  private static let decoded = Decoded<[String: String]>(capacity: 4096)
 }
 
 /// A player's statistics kept up to date from their finished games without reading their

@@ -91,14 +91,7 @@ private final class ReadConnection: @unchecked Sendable {
   static let statementCapacity = 128
 
   init(path: String) throws {
-    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-    let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
-    guard opened == SQLITE_OK else {
-      let failure = SQLiteFailure(opened, handle)
-      close()
-      throw failure
-    }
-    sqlite_nio_sqlite3_busy_timeout(handle, 1000)
+    handle = try openSQLite(path: path, flags: SQLITE_OPEN_READONLY, busyTimeoutMs: 1000)
   }
 
   func close() {

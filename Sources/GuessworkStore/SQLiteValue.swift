@@ -133,5 +133,19 @@ struct SQLiteFailure: Error, CustomStringConvertible {
   }
 }
 
+/// Opens the database at `path` on a connection of our own (``SQLiteWriter``,
+/// ``SQLiteReaders``), waiting up to `busyTimeoutMs` for a lock held elsewhere.
+func openSQLite(path: String, flags: Int32, busyTimeoutMs: Int32) throws -> OpaquePointer {
+  var handle: OpaquePointer?
+  let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+  guard opened == SQLITE_OK, let handle else {
+    let failure = SQLiteFailure(opened, handle)
+    sqlite_nio_sqlite3_close_v2(handle)
+    throw failure
+  }
+  sqlite_nio_sqlite3_busy_timeout(handle, busyTimeoutMs)
+  return handle
+}
+
 /// SQLite copies a value bound with this destructor before the call returns.
 private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

@@ -160,16 +160,10 @@ private final class Connection: @unchecked Sendable {
   }
 
   init(path: String) throws {
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-    let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags, nil)
-    guard opened == SQLITE_OK else {
-      let failure = SQLiteFailure(opened, handle)
-      close()
-      throw failure
-    }
     // As for the pool's connections: wait for other writers rather than fail, commit in WAL
     // with `synchronous = NORMAL`, enforce foreign keys.
-    sqlite_nio_sqlite3_busy_timeout(handle, 5000)
+    handle = try openSQLite(
+      path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, busyTimeoutMs: 5000)
     // SQLite would copy the log back into the database inside the commit that fills it, and
     // that checkpoint waits for the disk twice (up to 80 ms measured here) before the commit
     // returns and anyone in the batch is answered. Hooking the log replaces that automatic
