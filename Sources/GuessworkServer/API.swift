@@ -84,7 +84,8 @@ struct API: Sendable {
     }
     router.get("/api/me/stats") { request, _ in
       let playerID = try await identity.requirePlayerID(of: request)
-      return json(try await book.statistics(playerID: playerID, now: clock().milliseconds))
+      return json(
+        encoded: try await book.statisticsJSON(playerID: playerID, now: clock().milliseconds))
     }
     router.post("/api/games") { request, _ in try await createGame(request) }
     router.get("/api/games/{id}") { request, context in

@@ -90,10 +90,15 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
 
 /// A JSON answer.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-  let bytes =
-    (try? CompactJSON.encode(value))
-    ?? Array(#"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8)
-  return Response(
+  json(
+    encoded: (try? CompactJSON.encode(value))
+      ?? Array(#"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8),
+    status: status)
+}
+
+/// An answer of JSON already encoded.
+func json(encoded bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+  Response(
     status: status,
     headers: [.contentType: "application/json; charset=utf-8"],
     body: .init(byteBuffer: ByteBuffer(bytes: bytes)))

@@ -199,6 +199,43 @@ struct GamePlayTests {
       #expect(words["figures"]?["bestByVariant"]?["food"]?.int == 0)
     }
   }
+
+  @Test(
+    "Statistics read again answer the same until a game finishes, before and after it settles",
+    arguments: Database.available)
+  func statisticsReadAgain(database: Database) async throws {
+    try await withServer(database) { client, clock in
+      let ana = try await Player.join(client)
+      func played() async throws -> (Int?, String) {
+        let response = try await ana.send(.get, "/api/me/stats")
+        try #require(response.status == .ok)
+        let stats = try JSONDecoder().decode(JSON.self, from: Data(buffer: response.body))
+        let number = stats["games"]?.array.first { $0["game"]?.string == "number" }
+        return (number?["played"]?.int, String(buffer: response.body))
+      }
+      func playNumber() async throws {
+        var game = try await ana.start(.number, settings: #"{"attempts":7}"#)
+        while !game.isOver {
+          let low = try #require(game.view["knownLow"]?.int)
+          let high = try #require(game.view["knownHigh"]?.int)
+          try await ana.act(&game, #"{"type":"guess","number":\#((low + high) / 2)}"#)
+        }
+      }
+      try await playNumber()
+      let first = try await played()
+      #expect(first.0 == 1)
+      #expect(try await played().1 == first.1)
+      try await playNumber()
+      #expect(try await played().0 == 2)
+      // A minute on, both games settle into the stored tally: the same figures.
+      clock.advance(seconds: 61)
+      let settled = try await played()
+      #expect(settled.0 == 2)
+      try await playNumber()
+      #expect(try await played().0 == 3)
+      #expect(try await played().0 == 3)
+    }
+  }
 }
 
 @Suite("A new best is told by the server")
