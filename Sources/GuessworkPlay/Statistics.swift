@@ -112,6 +112,9 @@ public struct StatisticsBook: Sendable {
   let engines: GameEngines
   private let answered = AnsweredStatistics()
 
+  /// The statistics answers kept, for the metrics.
+  public var answersCached: CacheSize { answered.size }
+
   public init(store: any GuessworkStore, engines: GameEngines) {
     self.store = store
     self.engines = engines
@@ -217,6 +220,16 @@ final class AnsweredStatistics: Sendable {
       return nil
     }
     return kept.json
+  }
+
+  /// Entries and bytes: the answers and the tallies they were made from.
+  var size: CacheSize {
+    answers.withLock {
+      $0.measure { key, value in
+        64 + key.utf8.count + value.json.count + (value.sources.tallies?.utf8.count ?? 0)
+          + 40 * value.sources.games.count + 48 * value.sources.streaks.count
+      }
+    }
   }
 
   func keep(_ json: [UInt8], for playerID: String, from sources: Sources) {

@@ -70,11 +70,12 @@ public func buildApplication(
   app.addServices(StoreService(store: store), WordRefreshService(bank: words))
   if let port = configuration.metricsPort {
     let engines = api.engines
+    let book = api.book
     app.addServices(
       MetricsEndpoint.application(
         host: configuration.metricsHost, port: port, logger: logger,
         caches: {
-          [("live_games", store.liveGamesCached())]
+          [("live_games", store.liveGamesCached()), ("statistics_answers", book.answersCached)]
             + engines.all.map { ("decoded_states_\($0.kind.rawValue)", $0.decodedCached) }
         }, onListening: configuration.onMetricsListening))
   }

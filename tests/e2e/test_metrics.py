@@ -72,6 +72,11 @@ def test_metrics_count_requests_play_batches_and_caches(database):
         # The caches are measured at each scrape: the finished game is no longer live, and the
         # states decoded for it are.
         assert ("guesswork_cache_bytes", (("cache", "live_games"),)) in after
+        # A statistics answer is kept once read.
+        assert player.get("/api/me/stats")[0] == 200
+        kept = scrape(metrics_port)
+        assert value(kept, "guesswork_cache_entries", cache="statistics_answers") >= 1
+        assert value(kept, "guesswork_cache_bytes", cache="statistics_answers") > 0
         assert value(after, "guesswork_cache_entries", cache="decoded_states_number") >= 1
         assert value(after, "guesswork_cache_bytes", cache="decoded_states_number") > 0
         # Never on the public port.
