@@ -163,9 +163,7 @@ public struct StatisticsBook: Sendable {
     if !settles, let kept = answered.json(for: playerID, from: sources) { return kept }
     let (tallies, recent, _) = try await settle(stored, newer, playerID: playerID, now: now)
     let json = try CompactJSON.encode(
-      Statistics(
-        tallies: Tallies.adding(recent, to: tallies, engines: engines), engines: engines,
-        streaks: streaks, today: today))
+      statistics(tallies, adding: recent, streaks: streaks, today: today))
     // Once games settle, the stored tally changes: the next read keys on that.
     if !settles { answered.keep(json, for: playerID, from: sources) }
     return json
@@ -174,10 +172,17 @@ public struct StatisticsBook: Sendable {
   /// The statistics of a player now.
   public func statistics(playerID: String, now: Int64) async throws -> Statistics {
     let (tallies, recent, _, streaks) = try await current(playerID: playerID, now: now)
-    return Statistics(
+    return statistics(tallies, adding: recent, streaks: streaks, today: DailyCalendar.day(of: now))
+  }
+
+  /// The statistics of the settled `tallies` and the `recent` games not in them.
+  private func statistics(
+    _ tallies: [String: String], adding recent: [FinishedGame],
+    streaks: [String: DailyStreak], today: Int
+  ) -> Statistics {
+    Statistics(
       tallies: Tallies.adding(recent, to: tallies, engines: engines), engines: engines,
-      streaks: streaks,
-      today: DailyCalendar.day(of: now))
+      streaks: streaks, today: today)
   }
 
   /// Whether a game that finished (at `finishedAt`) with `score` beats every earlier finished

@@ -8,14 +8,15 @@ import PostgresNIO
 
 /// The hot path of PostgreSQL: reading a game, and writing every new game and every move,
 /// through PostgresNIO's own client (its pool, prepared statements, rows decoded by position)
-/// instead of SQLKit, and the writes waiting at one moment committed in one transaction.
+/// instead of SQLKit, and the writes waiting at one moment committed together.
 ///
 /// Why not SQLKit, as everywhere else: through it a read of a game took four round trips
 /// between threads and a move five statements, each on one of four connections that all live
 /// on one event loop, so reads reached 0.17 of the HTTP ceiling and moves 0.05
 /// (BENCHMARKS.md). Here a read is one prepared statement on a pool sized for the machine,
-/// and a move is one statement (the update, and the action's insert when it updated) in a
-/// batch that one transaction commits: one commit, one flush of the log, for all of them.
+/// and the moves waiting at one moment are written by one statement (``SaveMoves``: each
+/// game's update, and the action's row when it updated): one commit, one flush of the log,
+/// for all of them.
 ///
 /// Another instance may change a game at any time, so every read asks the database. Only the
 /// next move may start from the game as this instance last wrote it (``gameToMove(id:)``),
@@ -28,19 +29,11 @@ final class PostgresGames: Sendable {
     let done: CheckedContinuation<Bool, any Error>
   }
 
-  private struct Queue: Sendable {
-    var pending: [Pending] = []
-    /// Batches being committed now.
-    var draining = 0
-  }
-
-  /// Batches committed at once, each on its own connection: one fills while another waits
-  /// for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
-  static let writers = 2
-
   private let client: PostgresClient
   private let running: Task<Void, Never>
-  private let queue = NIOLockedValueBox(Queue())
+  /// Two batches committed at once, each on its own connection: one fills while another
+  /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
+  private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 2))
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
     RecentlyUsed<String, GameRecord>(capacity: SQLiteWriter.cacheCapacity))
@@ -108,12 +101,7 @@ final class PostgresGames: Sendable {
   /// version (or finished), and nothing was written.
   func perform(_ job: WriteJob) async throws -> Bool {
     try await withCheckedThrowingContinuation { done in
-      let start = queue.withLockedValue { queue in
-        queue.pending.append(Pending(job: job, done: done))
-        guard queue.draining < Self.writers else { return false }
-        queue.draining += 1
-        return true
-      }
+      let start = queue.withLockedValue { $0.add(Pending(job: job, done: done)) }
       if start { Task { await self.drain() } }
     }
   }
@@ -121,11 +109,7 @@ final class PostgresGames: Sendable {
   /// Commits batches until nobody is waiting.
   private func drain() async {
     while true {
-      let batch = queue.withLockedValue { queue in
-        defer { queue.pending.removeAll(keepingCapacity: true) }
-        if queue.pending.isEmpty { queue.draining -= 1 }
-        return queue.pending
-      }
+      let batch = queue.withLockedValue { $0.take() }
       if batch.isEmpty { return }
       batchSizes.record(batch.count)
       let results = await commit(batch.map(\.job))
@@ -197,10 +181,10 @@ final class PostgresGames: Sendable {
     case .insertGame(let game):
       _ = try await connection.execute(InsertGame(game: game), logger: logger)
       return true
-    case .saveMove(let move, let expectedVersion):
-      let rows = try await connection.execute(
-        SaveMove(move: move, expectedVersion: expectedVersion), logger: logger)
-      for try await updated in rows { return updated > 0 }
+    case .saveMove:
+      for try await _ in try await connection.execute(SaveMoves([job]), logger: logger) {
+        return true
+      }
       return false
     }
   }
@@ -344,45 +328,4 @@ private struct SaveMoves: PostgresPreparedStatement {
   }
 
   func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
-}
-
-/// A move in one statement: the game's update when it is still at the expected version and
-/// not finished, and, only when it was updated, the action's row. Answers how many games
-/// were updated (0 or 1).
-private struct SaveMove: PostgresPreparedStatement {
-  static let name = "guesswork_save_move"
-  static let sql = """
-    WITH moved AS (
-      UPDATE games SET state = $1, version = $2, updated_at = $3, finished_at = $4,
-        score = $5, summary = $6
-      WHERE id = $7 AND version = $8 AND finished_at IS NULL
-      RETURNING id
-    ), acted AS (
-      INSERT INTO actions (game_id, version, action, at)
-      SELECT id, $2, $9, $3 FROM moved WHERE $9::text IS NOT NULL
-    )
-    SELECT count(*) FROM moved
-    """
-  static let bindingDataTypes: [PostgresDataType] = [
-    .text, .int8, .int8, .int8, .int8, .text, .text, .int8, .text,
-  ]
-  typealias Row = Int
-  let move: Move
-  let expectedVersion: Int
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 9)
-    bindings.append(move.state)
-    bindings.append(move.version)
-    bindings.append(move.at)
-    bindings.append(move.finished?.at)
-    bindings.append(move.finished?.score)
-    bindings.append(move.finished?.summary)
-    bindings.append(move.gameID)
-    bindings.append(expectedVersion)
-    bindings.append(move.action)
-    return bindings
-  }
-
-  func decodeRow(_ row: PostgresRow) throws -> Int { try row.decode(Int.self) }
 }

@@ -13,33 +13,28 @@ import SQLiteKit
 /// on one session. SQLite runs in WAL mode with a busy timeout and foreign keys on.
 public final class SQLStore: GuessworkStore {
   private let pool: any SessionPool
-  private let logger: Logger
   /// SQLite writes take turns here. SQLite allows one writer at a time, and a writer kept
   /// waiting inside SQLite blocks one of the few threads that run every connection's
   /// statements, so the writer holding the lock may find no thread to commit on. Waiting
   /// here instead costs no thread. (PostgreSQL needs none of this: `nil`.)
   private let writers: WriterQueue?
   /// New games, moves and reads of a game go their own way on each database (see
-  /// ``SQLiteWriter`` and ``PostgresGames``); `nil` only while the schema is brought up.
-  private let games: HotPath?
+  /// ``SQLiteWriter`` and ``PostgresGames``).
+  private let games: HotPath
 
   private enum HotPath: Sendable {
     case sqlite(SQLiteWriter)
     case postgres(PostgresGames)
   }
 
-  /// SQLite's reads (see ``SQLiteReaders``); `nil` on PostgreSQL, and while migrating.
+  /// SQLite's reads (see ``SQLiteReaders``); `nil` on PostgreSQL.
   private let readers: SQLiteReaders?
 
-  private init(
-    pool: any SessionPool, logger: Logger, serializeWrites: Bool, games: HotPath? = nil,
-    readers: SQLiteReaders? = nil
-  ) {
+  private init(pool: any SessionPool, games: HotPath, readers: SQLiteReaders? = nil) {
     self.pool = pool
     self.readers = readers
-    self.logger = logger
-    self.writers = serializeWrites ? WriterQueue() : nil
     self.games = games
+    if case .sqlite = games { writers = WriterQueue() } else { writers = nil }
   }
 
   /// Runs a session that only reads.
@@ -97,20 +92,16 @@ public final class SQLStore: GuessworkStore {
           on: group),
         makeDatabase: { $0.sql(queryLogLevel: .trace) })
     }
-    let isSQLite = if case .sqlite = location { true } else { false }
     do {
-      try await SQLStore(pool: pool, logger: logger, serializeWrites: isSQLite).migrate()
+      try await migrate(pool, logger: logger)
       // The hot paths prepare their statements, so they open once the tables exist.
       switch location {
       case .sqlite(let path):
         return SQLStore(
-          pool: pool, logger: logger, serializeWrites: true,
-          games: .sqlite(try SQLiteWriter(path: path)),
+          pool: pool, games: .sqlite(try SQLiteWriter(path: path)),
           readers: SQLiteReaders(path: path, logger: logger))
       case .postgres(let url):
-        return SQLStore(
-          pool: pool, logger: logger, serializeWrites: false,
-          games: .postgres(try PostgresGames(url: url, logger: logger)))
+        return SQLStore(pool: pool, games: .postgres(try PostgresGames(url: url, logger: logger)))
       }
     } catch {
       try? await pool.shutdown()
@@ -123,7 +114,6 @@ public final class SQLStore: GuessworkStore {
     switch games {
     case .sqlite(let writer): try await writer.close()
     case .postgres(let games): await games.close()
-    case nil: break
     }
     try await pool.shutdown()
   }
@@ -338,15 +328,16 @@ public final class SQLStore: GuessworkStore {
   /// The PostgreSQL advisory lock held while migrating ("gwmg").
   static let migrationLock: Int64 = 0x6777_6D67
 
-  /// Applies the migrations the database has not recorded yet, each in a transaction.
-  func migrate() async throws {
-    try await writing { db in
+  /// Applies the migrations the database has not recorded yet, each in a transaction, in one
+  /// session of `pool` (nothing else uses the store before it opens).
+  private static func migrate(_ pool: any SessionPool, logger: Logger) async throws {
+    try await pool.withSession { db in
       // Instances starting at once against one PostgreSQL take turns (SQLite's own write
       // lock does this for it).
-      guard db.dialect.name == "postgresql" else { return try await self.migrate(db) }
+      guard db.dialect.name == "postgresql" else { return try await migrate(db, logger: logger) }
       try await db.raw("SELECT pg_advisory_lock(\(literal: Self.migrationLock))").run()
       do {
-        try await self.migrate(db)
+        try await migrate(db, logger: logger)
       } catch {
         try? await db.raw("SELECT pg_advisory_unlock(\(literal: Self.migrationLock))").run()
         throw error
@@ -355,7 +346,7 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
-  private func migrate(_ db: any SQLDatabase) async throws {
+  private static func migrate(_ db: any SQLDatabase, logger: Logger) async throws {
     try await db.raw(
       """
       CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -380,7 +371,7 @@ public final class SQLStore: GuessworkStore {
           """
         ).run()
       }
-      self.logger.info("applied migration \(migration.version): \(migration.name)")
+      logger.info("applied migration \(migration.version): \(migration.name)")
     }
   }
 
@@ -490,7 +481,6 @@ public final class SQLStore: GuessworkStore {
     switch games {
     case .sqlite(let writer): writer.cached()
     case .postgres(let games): games.cached()
-    case nil: CacheSize(entries: 0, bytes: 0)
     }
   }
 
@@ -507,7 +497,6 @@ public final class SQLStore: GuessworkStore {
     switch games {
     case .sqlite(let writer): try await writer.perform(job)
     case .postgres(let games): try await games.perform(job)
-    case nil: throw StoreError.notOpen
     }
   }
 
@@ -530,7 +519,6 @@ public final class SQLStore: GuessworkStore {
     switch games {
     case .sqlite(let writer): if let live = writer.cachedGame(id: id) { return live }
     case .postgres(let games): return try await games.game(id: id)
-    case nil: break
     }
     return try await session { db in
       try await db.raw("SELECT * FROM games WHERE id = \(bind: id)").first().map { row in

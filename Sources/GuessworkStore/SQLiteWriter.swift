@@ -21,25 +21,19 @@ import VaporCSQLite
 /// order as the commits, so reading a game needs no query. Every write is still committed
 /// before it is answered.
 final class SQLiteWriter: Sendable {
-  typealias Job = WriteJob
-
   private struct Pending: Sendable {
-    let job: Job
+    let job: WriteJob
     let done: CheckedContinuation<Bool, any Error>
     /// The event loop that asked, if it was one: the answer is handed back there.
     let eventLoop: (any EventLoop)?
-  }
-
-  private struct Queue: Sendable {
-    var pending: [Pending] = []
-    var draining = false
   }
 
   /// At most this many live games are kept in memory, the ones in play (``RecentlyUsed``);
   /// one forgotten is read from the database when asked for.
   static let cacheCapacity = 20_000
 
-  private let queue = NIOLockedValueBox(Queue())
+  /// One batch at a time: SQLite has one writer.
+  private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 1))
   private let games = NIOLockedValueBox(RecentlyUsed<String, GameRecord>(capacity: cacheCapacity))
   private let thread = NIOThreadPool(numberOfThreads: 1)
   private let batchSizes = WriteJob.batchSizes(database: "sqlite")
@@ -53,13 +47,11 @@ final class SQLiteWriter: Sendable {
 
   /// Commits `job`, answering after the commit: `false` when a move found its game at another
   /// version (or finished), and nothing was written.
-  func perform(_ job: Job) async throws -> Bool {
+  func perform(_ job: WriteJob) async throws -> Bool {
     try await withCheckedThrowingContinuation { done in
-      let start = queue.withLockedValue { queue in
-        queue.pending.append(
+      let start = queue.withLockedValue {
+        $0.add(
           Pending(job: job, done: done, eventLoop: MultiThreadedEventLoopGroup.currentEventLoop))
-        defer { queue.draining = true }
-        return !queue.draining
       }
       if start { thread.submit { _ in self.drain() } }
     }
@@ -82,11 +74,7 @@ final class SQLiteWriter: Sendable {
   /// Commits batches until nobody is waiting. Runs on `thread`.
   private func drain() {
     while true {
-      let batch = queue.withLockedValue { queue in
-        defer { queue.pending.removeAll(keepingCapacity: true) }
-        if queue.pending.isEmpty { queue.draining = false }
-        return queue.pending
-      }
+      let batch = queue.withLockedValue { $0.take() }
       if batch.isEmpty { return }
       batchSizes.record(batch.count)
       let results = connection.commit(batch.map(\.job))
@@ -210,7 +198,7 @@ private final class Connection: @unchecked Sendable {
 
   /// Runs `jobs` in one transaction, each in a savepoint: a job that fails is undone alone,
   /// and when the commit itself fails, every job fails with it.
-  func commit(_ jobs: [SQLiteWriter.Job]) -> [Result<Bool, any Error>] {
+  func commit(_ jobs: [WriteJob]) -> [Result<Bool, any Error>] {
     do {
       try run(.begin)
     } catch {
@@ -239,7 +227,7 @@ private final class Connection: @unchecked Sendable {
     return results
   }
 
-  private func perform(_ job: SQLiteWriter.Job) throws -> Bool {
+  private func perform(_ job: WriteJob) throws -> Bool {
     switch job {
     case .insertGame(let game):
       try run(

@@ -537,8 +537,6 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
 public enum StoreError: Error, CustomStringConvertible, Equatable {
   case unsupportedURL(String)
   case duplicate(String)
-  /// Asked of a store that is still opening (it is only migrating).
-  case notOpen
 
   public var description: String {
     switch self {
@@ -546,7 +544,6 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
       "DATABASE_URL must start with postgres:// or postgresql:// (postgres+uds:// for a Unix "
         + "socket), or sqlite:// and a path"
     case .duplicate(let what): "\(what) already exists"
-    case .notOpen: "the store is not open yet"
     }
   }
 }

@@ -19,6 +19,35 @@ enum WriteJob: Sendable {
   }
 }
 
+/// The writes waiting for a batch, each with whoever waits for its answer, and how many
+/// batches are being committed: each writer keeps one under its lock.
+struct WriteQueue<Waiting: Sendable>: Sendable {
+  private var waiting: [Waiting] = []
+  private var draining = 0
+  /// Batches committed at once, at most.
+  let drainers: Int
+
+  init(drainers: Int) {
+    self.drainers = drainers
+  }
+
+  /// Adds a write; `true` when the caller must start a drainer (fewer than `drainers` run).
+  mutating func add(_ write: Waiting) -> Bool {
+    waiting.append(write)
+    guard draining < drainers else { return false }
+    draining += 1
+    return true
+  }
+
+  /// Every write waiting now. Empty when there is none left: the drainer that asked then
+  /// stops, and is no longer counted.
+  mutating func take() -> [Waiting] {
+    defer { waiting.removeAll(keepingCapacity: true) }
+    if waiting.isEmpty { draining -= 1 }
+    return waiting
+  }
+}
+
 extension RecentlyUsed<String, GameRecord> {
   /// Brings the live games up to date with `committed`, in commit order: a new game and a
   /// move of a known game are kept, a finished game or a refused or failed write forgotten.

@@ -45,10 +45,7 @@ POLL = 0.05
 
 @pytest.fixture(scope="module")
 def server():
-    env = {}
-    if os.environ.get("GUESSWORK_PUBLIC_DIR"):
-        env["GUESSWORK_PUBLIC_DIR"] = os.environ["GUESSWORK_PUBLIC_DIR"]
-    with Server(env=env) as s:
+    with Server() as s:
         yield s
     print(f"\nScreenshots of every game: {SCREENSHOTS}")
 

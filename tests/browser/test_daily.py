@@ -31,10 +31,7 @@ GAMES = ["number", "color-match", "bullseye", "guess-or-pass", "picture-quiz"]
 
 @pytest.fixture(scope="module")
 def server():
-    env = {}
-    if os.environ.get("GUESSWORK_PUBLIC_DIR"):
-        env["GUESSWORK_PUBLIC_DIR"] = os.environ["GUESSWORK_PUBLIC_DIR"]
-    with Server(env=env) as s:
+    with Server() as s:
         yield s
     print(f"\nScreenshots of the daily set: {SHOTS}")
 

@@ -40,8 +40,6 @@ def closed_port():
 @pytest.fixture(scope="module")
 def server():
     env = {"GUESSWORK_DATAMUSE": "on", "GUESSWORK_DATAMUSE_URL": f"http://127.0.0.1:{closed_port()}"}
-    if os.environ.get("GUESSWORK_PUBLIC_DIR"):
-        env["GUESSWORK_PUBLIC_DIR"] = os.environ["GUESSWORK_PUBLIC_DIR"]
     with Server(env=env) as s:
         yield s
 

@@ -69,10 +69,7 @@ def server():
     # One deck imported before the server starts; the roster is filled while it runs.
     out = import_deck(data_dir, deck_folder(CRITTERS, MANIFEST), "critters")
     assert "5 pictures" in out, out
-    env = {}
-    if os.environ.get("GUESSWORK_PUBLIC_DIR"):
-        env["GUESSWORK_PUBLIC_DIR"] = os.environ["GUESSWORK_PUBLIC_DIR"]
-    with Server(data_dir=data_dir, env=env) as s:
+    with Server(data_dir=data_dir) as s:
         yield s
 
 

@@ -45,6 +45,8 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout=30):
+        # The environment passes through, GUESSWORK_PUBLIC_DIR (browser files from a working
+        # copy) among it.
         env = dict(os.environ)
         env.pop("DATABASE_URL", None)
         # Test servers never reach the internet: Datamuse is off unless a test points it at a
