@@ -205,14 +205,25 @@ struct API: Sendable {
 
   private struct PlayerChanges: Decodable {
     var name: String?
-    var preferences: Preferences?
+    var preferences: PreferenceChanges?
+  }
+
+  /// The preferences a `PATCH` names; the others keep their values.
+  private struct PreferenceChanges: Decodable {
+    var inputMode: Preferences.InputMode?
+    var sound: Bool?
+    var theme: Preferences.Theme?
   }
 
   private func updateMe(_ request: Request) async throws -> Response {
     var player = try await identity.requirePlayer(of: request)
     let changes = try JSONDecoder().decode(PlayerChanges.self, from: try await body(of: request))
     if let name = changes.name { player.name = try PlayerRules.validName(name) }
-    if let preferences = changes.preferences {
+    if let changed = changes.preferences {
+      var preferences = PlayerView(player).preferences
+      if let inputMode = changed.inputMode { preferences.inputMode = inputMode }
+      if let sound = changed.sound { preferences.sound = sound }
+      if let theme = changed.theme { preferences.theme = theme }
       player.preferences = try CompactJSON.string(preferences)
     }
     try await store.updatePlayer(

@@ -96,12 +96,21 @@ struct Preferences: Codable, Equatable, Sendable {
     case buttons, swipes, tilts, all
   }
   var inputMode: InputMode = .all
+  /// Whether the games make sounds (the header's mute switch).
+  var sound: Bool = true
+  /// The page's colours: the system's light or dark, or one chosen in settings.
+  enum Theme: String, Codable, Sendable, CaseIterable {
+    case system, light, dark, contrast
+  }
+  var theme: Theme = .system
 
   init() {}
 
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     inputMode = try container.decodeIfPresent(InputMode.self, forKey: .inputMode) ?? .all
+    sound = try container.decodeIfPresent(Bool.self, forKey: .sound) ?? true
+    theme = try container.decodeIfPresent(Theme.self, forKey: .theme) ?? .system
   }
 }
 

@@ -258,8 +258,13 @@ def test_players_profile_and_avatar(server):
         status, _, payload = client.post("/api/players", bad)
         assert status == 400, (bad, status, payload)
     status, _, payload = client.request("PATCH", "/api/me", {"name": "Bo", "preferences": {"inputMode": "swipes"}})
-    assert status == 200 and payload["name"] == "Bo" and payload["preferences"] == {"inputMode": "swipes"}
-    for bad in ({"name": ""}, {"preferences": {"inputMode": "telepathy"}}, {"name": ["Bo"]}):
+    assert status == 200 and payload["name"] == "Bo"
+    assert payload["preferences"] == {"inputMode": "swipes", "sound": True, "theme": "system"}
+    # A change names only what changes: the other preferences keep their values.
+    status, _, payload = client.request("PATCH", "/api/me", {"preferences": {"sound": False, "theme": "dark"}})
+    assert status == 200 and payload["preferences"] == {"inputMode": "swipes", "sound": False, "theme": "dark"}
+    for bad in ({"name": ""}, {"preferences": {"inputMode": "telepathy"}},
+                {"preferences": {"theme": "neon"}}, {"preferences": {"sound": "loud"}}, {"name": ["Bo"]}):
         assert client.request("PATCH", "/api/me", bad)[0] == 400, bad
     assert client.request("PATCH", "/api/me", raw=b"{not json")[0] == 400
     assert client.request("PATCH", "/api/me", raw=b" " * (2 * 1024 * 1024))[0] == 413
