@@ -100,6 +100,8 @@ public protocol GameEngine: Sendable {
   func statistics(_ encoded: String?) -> Statistics.PerGame
   /// The best score of a tally on `variant`.
   func best(_ encoded: String?, variant: String?) -> Int?
+  /// The best score of a tally on any variant.
+  func bestOfAll(_ encoded: String?) -> Int?
   /// Starts the daily puzzle: the game's daily settings on the content and seed of the day.
   func startDaily(content: SuppliedContent, seed: UInt64, at now: Instant) throws -> (
     Step, settings: String
@@ -308,6 +310,10 @@ public struct Engine<G: Game>: GameEngine {
 
   public func best(_ encoded: String?, variant: String?) -> Int? {
     decodeTally(encoded).bests[variant ?? ""]
+  }
+
+  public func bestOfAll(_ encoded: String?) -> Int? {
+    decodeTally(encoded).bests.values.max()
   }
 
   private func decodeTally(_ encoded: String?) -> KindTally<G> {

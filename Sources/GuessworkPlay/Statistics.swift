@@ -186,23 +186,35 @@ public struct StatisticsBook: Sendable {
   }
 
   /// Whether a game that finished (at `finishedAt`) with `score` beats every earlier finished
-  /// game of its player in the same game and variant. `nil` when it does not, or when it
-  /// finished long enough ago to be in the stored tally (the moment has passed).
-  public func isNewBest(_ record: GameRecord, score: Int, finishedAt: Int64, now: Int64)
-    async throws -> Bool?
+  /// game of its player in the same game and variant, and in the same game whatever the
+  /// variant. `nil` when it beats neither, or when it finished long enough ago to be in the
+  /// stored tally (the moment has passed).
+  public func newBest(_ record: GameRecord, score: Int, finishedAt: Int64, now: Int64)
+    async throws -> NewBest?
   {
     guard score > 0, let engine = engines[record.kind] else { return nil }
     let (tallies, recent, mark, _) = try await current(playerID: record.playerID, now: now)
     if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
     let earlier = recent.filter {
-      $0.gameID != record.id && $0.kind == record.kind && $0.variant == record.variant
-        && $0.finishedAt <= finishedAt
+      $0.gameID != record.id && $0.kind == record.kind && $0.finishedAt <= finishedAt
     }
-    let best =
-      ([engine.best(tallies[record.kind], variant: record.variant)].compactMap { $0 }
-      + earlier.map(\.score)).max()
-    return best.map { score > $0 } ?? true ? true : nil
+    let tally = tallies[record.kind]
+    let variantBest =
+      ([engine.best(tally, variant: record.variant)].compactMap { $0 }
+      + earlier.filter { $0.variant == record.variant }.map(\.score)).max()
+    let overallBest = ([engine.bestOfAll(tally)].compactMap { $0 } + earlier.map(\.score)).max()
+    let best = NewBest(
+      inVariant: variantBest.map { score > $0 } ?? true,
+      overall: overallBest.map { score > $0 } ?? true)
+    return best.inVariant || best.overall ? best : nil
   }
+}
+
+/// What a finished game beat: the player's best in its variant (category, deck), and their best
+/// in the game whatever the variant.
+public struct NewBest: Equatable, Sendable {
+  public var inVariant: Bool
+  public var overall: Bool
 }
 
 /// Players' statistics as last answered, each with what it was made from (bounded,

@@ -286,11 +286,15 @@ struct API: Sendable {
     /// Set once the game is over when its score beats every earlier finished game of this
     /// player in the same game and variant.
     var newBest: Bool?
+    /// Set once the game is over when its score beats every earlier finished game of this
+    /// player in the same game, whatever the variant.
+    var newBestOverall: Bool?
     /// Set on a daily puzzle's game.
     var daily: DailyReply?
 
     enum CodingKeys: String, CodingKey {
-      case id, game, version, isOver, score, variant, view, events, summary, newBest, daily
+      case id, game, version, isOver, score, variant, view, events, summary, newBest,
+        newBestOverall, daily
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -308,6 +312,7 @@ struct API: Sendable {
         for event in events { try event.encode(to: list.superEncoder()) }
       }
       try container.encodeIfPresent(newBest, forKey: .newBest)
+      try container.encodeIfPresent(newBestOverall, forKey: .newBestOverall)
       try container.encodeIfPresent(daily, forKey: .daily)
     }
   }
@@ -469,13 +474,16 @@ struct API: Sendable {
     request: Request
   ) async throws -> GameReply {
     let now = clock().milliseconds
+    let best =
+      step.isOver
+      ? try await book.newBest(
+        record, score: step.score, finishedAt: record.finished?.at ?? now, now: now) : nil
     return GameReply(
       id: record.id, game: record.kind, version: version, isOver: step.isOver,
       score: step.score, variant: record.variant, view: step.view, events: events,
       summary: step.isOver ? step.summary : nil,
-      newBest: step.isOver
-        ? try await book.isNewBest(
-          record, score: step.score, finishedAt: record.finished?.at ?? now, now: now) : nil,
+      newBest: best?.inVariant == true ? true : nil,
+      newBestOverall: best?.overall == true ? true : nil,
       daily: record.daily.map { dailyReply($0, record: record, step: step, request: request) })
   }
 }

@@ -259,17 +259,21 @@ struct NewBestTests {
       let ana = try await Player.join(client)
       let first = try await Self.round(ana, clock: clock, category: "food", words: 2)
       #expect(first.isOver && first.score == 2 && first.newBest == true)
+      #expect(first.newBestOverall == true)
       let lower = try await Self.round(ana, clock: clock, category: "food", words: 1)
-      #expect(lower.newBest == nil)
+      #expect(lower.newBest == nil && lower.newBestOverall == nil)
       let equal = try await Self.round(ana, clock: clock, category: "food", words: 2)
-      #expect(equal.newBest == nil)
-      // Another category has bests of its own.
+      #expect(equal.newBest == nil && equal.newBestOverall == nil)
+      // Another category has bests of its own; the game's overall best is still 2.
       let elsewhere = try await Self.round(ana, clock: clock, category: "music", words: 1)
-      #expect(elsewhere.newBest == true)
+      #expect(elsewhere.newBest == true && elsewhere.newBestOverall == nil)
       let nothing = try await Self.round(ana, clock: clock, category: "sports", words: 0)
-      #expect(nothing.newBest == nil)
+      #expect(nothing.newBest == nil && nothing.newBestOverall == nil)
       let higher = try await Self.round(ana, clock: clock, category: "food", words: 3)
-      #expect(higher.newBest == true)
+      #expect(higher.newBest == true && higher.newBestOverall == true)
+      // Beating the game's best in a category with a best of its own is both.
+      let beyond = try await Self.round(ana, clock: clock, category: "music", words: 4)
+      #expect(beyond.newBest == true && beyond.newBestOverall == true)
       // Reading the finished game again tells the same.
       #expect(try await ana.game(higher.id).newBest == true)
       #expect(try await ana.game(lower.id).newBest == nil)
@@ -280,7 +284,10 @@ struct NewBestTests {
       clock.advance(seconds: 120)
       _ = try await ana.send(.get, "/api/me/stats")
       #expect(try await Self.round(ana, clock: clock, category: "food", words: 3).newBest == nil)
-      #expect(try await Self.round(ana, clock: clock, category: "music", words: 2).newBest == true)
+      let food = try await Self.round(ana, clock: clock, category: "food", words: 4)
+      #expect(food.newBest == true && food.newBestOverall == nil)
+      let music = try await Self.round(ana, clock: clock, category: "music", words: 5)
+      #expect(music.newBest == true && music.newBestOverall == true)
     }
   }
 

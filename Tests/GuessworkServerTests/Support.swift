@@ -79,6 +79,7 @@ struct GameReply: Decodable {
   var summary: JSON?
   var events: [JSON]?
   var newBest: Bool?
+  var newBestOverall: Bool?
   var daily: JSON?
 }
 
