@@ -24,14 +24,14 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws
     databaseURL: configuration.databaseURL, sqlitePath: configuration.sqlitePath)
   let store = try await SQLStore.open(location, logger: logger)
   logger.info("storage: \(location)")
-  return buildApplication(configuration, store: store, logger: logger)
+  return try buildApplication(configuration, store: store, logger: logger)
 }
 
 /// Builds the server on an open store (tests can share one), with a clock tests can drive.
 public func buildApplication(
   _ configuration: ServerConfiguration, store: any GuessworkStore, logger: Logger,
   clock: @escaping @Sendable () -> Instant = systemClock, games: [any Game.Type] = Games.all
-) -> some ApplicationProtocol {
+) throws -> some ApplicationProtocol {
   let router = Router()
   if configuration.metricsPort != nil {
     _ = MetricsEndpoint.registry  // set up before anything makes a metric
@@ -52,10 +52,10 @@ public func buildApplication(
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)
   router.add(
-    middleware: FileMiddleware(
-      configuration.publicDirectory
-        ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path,
-      searchForIndexHtml: true, logger: logger))
+    middleware: StaticSiteMiddleware(
+      site: try StaticSite(
+        directory: configuration.publicDirectory
+          ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path)))
   let onListening = configuration.onListening
   var app = Application(
     router: router,

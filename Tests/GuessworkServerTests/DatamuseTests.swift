@@ -238,7 +238,7 @@ struct GuessOrPassWordsTests {
     configuration.datamuse = DatamuseSettings(enabled: true, baseURL: "http://127.0.0.1:1")
     let store = try await temporaryStore()
     let clock = ManualClock()
-    let app = buildApplication(
+    let app = try buildApplication(
       configuration, store: store, logger: Logger(label: "x"), clock: { clock.now })
     try await app.test(.live) { client in
       let ana = try await Player.join(client)
@@ -256,7 +256,7 @@ struct GuessOrPassWordsTests {
   func seenWordsLast() async throws {
     let store = try await temporaryStore()
     let clock = ManualClock()
-    let app = buildApplication(
+    let app = try buildApplication(
       ServerConfiguration(), store: store, logger: Logger(label: "x"), clock: { clock.now })
     try await app.test(.live) { client in
       let ana = try await Player.join(client)

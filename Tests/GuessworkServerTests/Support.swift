@@ -62,7 +62,7 @@ func withServer(
   var logger = Logger(label: "server-tests")
   logger.logLevel = .warning
   let store = try await SQLStore.open(database.location(), logger: logger)
-  let app = buildApplication(
+  let app = try buildApplication(
     ServerConfiguration(), store: store, logger: logger, clock: { clock.now }, games: games)
   try await app.test(.live) { client in try await body(client, clock) }
 }
