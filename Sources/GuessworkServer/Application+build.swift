@@ -5,9 +5,12 @@ import GuessworkPlay
 public import GuessworkStore
 import HTTPTypes
 public import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 public import Logging
 import NIOCore
 import NIOFoundationCompat
+import NIOSSL
 import ServiceLifecycle
 
 /// Builds the whole server from its configuration: the one function `guesswork serve` and the
@@ -43,7 +46,8 @@ public func buildApplication(
     now: { clock().milliseconds })
   let api = API(
     store: store,
-    identity: Identity(store: store, secureCookies: configuration.behindHTTPS),
+    identity: Identity(
+      store: store, secureCookies: configuration.behindHTTPS || configuration.tls != nil),
     content: .bundled,
     words: words,
     clock: clock,
@@ -51,6 +55,18 @@ public func buildApplication(
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)
+  if let files = configuration.localCA {
+    let der = ByteBuffer(bytes: try LocalCertificate.caDER(files))
+    router.get(RouterPath(LocalCertificate.caPath)) { _, _ in
+      Response(
+        status: .ok,
+        headers: [
+          .contentType: "application/x-x509-ca-cert",
+          .contentDisposition: "attachment; filename=\"guesswork-ca.crt\"",
+        ],
+        body: ResponseBody(byteBuffer: der))
+    }
+  }
   router.add(
     middleware: StaticSiteMiddleware(
       site: try StaticSite(
@@ -59,8 +75,7 @@ public func buildApplication(
   let onListening = configuration.onListening
   var app = Application(
     router: router,
-    // A client that stops sending mid-request (or never sends its body) is let go.
-    server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+    server: try serverBuilder(configuration.tls),
     configuration: .init(
       address: .hostname(configuration.host, port: configuration.port), serverName: "Guesswork"),
     onServerRunning: { channel in
@@ -80,6 +95,19 @@ public func buildApplication(
         }, onListening: configuration.onMetricsListening))
   }
   return app
+}
+
+/// HTTP/1.1, over TLS when given a certificate. A client that stops sending mid-request (or
+/// never sends its body) is let go.
+func serverBuilder(_ tls: ServerConfiguration.TLSFiles?) throws -> HTTPServerBuilder {
+  let http = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(30)))
+  guard let tls else { return http }
+  let configuration = TLSConfiguration.makeServerConfiguration(
+    certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateChain).map {
+      .certificate($0)
+    },
+    privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKey, format: .pem)))
+  return try .tls(http, tlsConfiguration: configuration)
 }
 
 /// The wall clock, in milliseconds: the time every action is applied at.

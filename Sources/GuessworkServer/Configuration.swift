@@ -13,6 +13,12 @@ public struct ServerConfiguration: Sendable {
   public var logLevel: Logger.Level = .info
   /// Set when the server is reached through HTTPS (a proxy in front): cookies get `Secure`.
   public var behindHTTPS: Bool = false
+  /// Serve HTTPS with this certificate (PEM, the chain) and key (PEM) instead of HTTP; cookies
+  /// get `Secure`.
+  public var tls: TLSFiles?
+  /// Serve this CA certificate at ``LocalCertificate/caPath`` (`serve --https`'s own, for
+  /// phones to trust).
+  public var localCA: LocalCertificate.Files?
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
   /// without rebuilding).
   public var publicDirectory: String?
@@ -31,6 +37,17 @@ public struct ServerConfiguration: Sendable {
 
   public init() {}
 
+  /// A certificate chain and its private key, both PEM files.
+  public struct TLSFiles: Sendable {
+    public var certificateChain: String
+    public var privateKey: String
+
+    public init(certificateChain: String, privateKey: String) {
+      self.certificateChain = certificateChain
+      self.privateKey = privateKey
+    }
+  }
+
   /// The SQLite file used when `databaseURL` is not set.
   public var sqlitePath: String {
     dataDirectory.hasSuffix("/")
@@ -40,7 +57,7 @@ public struct ServerConfiguration: Sendable {
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
   /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_DATAMUSE`
   /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
-  /// `GUESSWORK_METRICS_HOST`; what is unset keeps its default.
+  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT` and `GUESSWORK_TLS_KEY`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -65,6 +82,11 @@ public struct ServerConfiguration: Sendable {
     }
     if let host = environment["GUESSWORK_METRICS_HOST"], !host.isEmpty {
       configuration.metricsHost = host
+    }
+    if let certificate = environment["GUESSWORK_TLS_CERT"], !certificate.isEmpty,
+      let key = environment["GUESSWORK_TLS_KEY"], !key.isEmpty
+    {
+      configuration.tls = TLSFiles(certificateChain: certificate, privateKey: key)
     }
     configuration.behindHTTPS = ["1", "true", "yes"].contains(
       environment["GUESSWORK_BEHIND_HTTPS"]?.lowercased() ?? "")

@@ -14,7 +14,11 @@ struct Serve: AsyncParsableCommand {
       listen on all interfaces with --host 0.0.0.0 and open http://<this computer's address>:8080.
       Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
-      GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST.
+      GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST, GUESSWORK_HTTPS=1, \
+      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY.
+      With --https it serves HTTPS with a certificate it makes once for this machine's names and \
+      addresses (kept in <data dir>/tls); a phone trusts it by installing the certificate \
+      authority offered at /guesswork-ca.crt (README: "Playing on phones").
       """)
 
   @Option(help: "The address to listen on (0.0.0.0 for every interface).")
@@ -47,7 +51,23 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The address of the metrics port (default 127.0.0.1: this machine only).")
   var metricsHost: String?
 
+  @Flag(help: "Serve HTTPS with a certificate made for this machine (see above).")
+  var https = false
+
+  @Option(help: "Serve HTTPS with this certificate chain (PEM) instead; needs --tls-key.")
+  var tlsCert: String?
+
+  @Option(help: "The private key (PEM) of --tls-cert.")
+  var tlsKey: String?
+
   func validate() throws {
+    if (tlsCert == nil) != (tlsKey == nil) {
+      throw ValidationError("--tls-cert and --tls-key go together: give both, or neither.")
+    }
+    for path in [tlsCert, tlsKey].compactMap({ $0 })
+    where !FileManager.default.isReadableFile(atPath: path) {
+      throw ValidationError("Cannot read \(path).")
+    }
     if let port, !(0...65535).contains(port) {
       throw ValidationError("--port must be from 0 to 65535.")
     }
@@ -74,11 +94,24 @@ struct Serve: AsyncParsableCommand {
     if noDatamuse { configuration.datamuse.enabled = false }
     if let metricsPort { configuration.metricsPort = metricsPort }
     if let metricsHost { configuration.metricsHost = metricsHost }
+    if let tlsCert, let tlsKey {
+      configuration.tls = .init(certificateChain: tlsCert, privateKey: tlsKey)
+    } else if https || configuration.tls == nil && Self.httpsFromEnvironment {
+      try useLocalCertificate(&configuration)
+    }
     let host = configuration.host
+    let scheme = configuration.tls == nil ? "http" : "https"
+    let everywhere = ["0.0.0.0", "::"].contains(host)
     configuration.onListening = { port in
-      let shown = host == "0.0.0.0" ? "localhost" : host
-      FileHandle.standardOutput.write(
-        Data("Guesswork is ready: open http://\(shown):\(port)/\n".utf8))
+      var ready =
+        "Guesswork is ready: open \(scheme)://\(everywhere ? "localhost" : host):\(port)/\n"
+      if everywhere {
+        let addresses = LocalCertificate.machineNames(listeningOn: host).filter {
+          $0.first?.isNumber == true && $0 != "127.0.0.1" && !$0.contains(":")
+        }
+        for address in addresses { ready += "  on this network: \(scheme)://\(address):\(port)/\n" }
+      }
+      FileHandle.standardOutput.write(Data(ready.utf8))
     }
     let metricsHost = configuration.metricsHost
     configuration.onMetricsListening = { port in
@@ -93,5 +126,24 @@ struct Serve: AsyncParsableCommand {
     }
     let app = try await buildApplication(configuration)
     try await app.runService()
+  }
+
+  static var httpsFromEnvironment: Bool {
+    ["1", "true", "yes"].contains(
+      ProcessInfo.processInfo.environment["GUESSWORK_HTTPS"]?.lowercased() ?? "")
+  }
+
+  /// Makes (once) and uses this machine's certificate, kept in the data directory.
+  private func useLocalCertificate(_ configuration: inout ServerConfiguration) throws {
+    let files = LocalCertificate.Files(dataDirectory: configuration.dataDirectory)
+    let names = LocalCertificate.machineNames(listeningOn: configuration.host)
+    if try LocalCertificate.ensure(files, names: names) {
+      FileHandle.standardOutput.write(
+        Data(
+          "Made an HTTPS certificate for \(names.joined(separator: ", ")) in \(files.folder.path)\n"
+            .utf8))
+    }
+    configuration.tls = .init(certificateChain: files.certificate.path, privateKey: files.key.path)
+    configuration.localCA = files
   }
 }

@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -31,18 +32,20 @@ def free_port():
 class Server:
     """A running `guesswork serve`; use as a context manager or call start()/stop()."""
 
-    def __init__(self, data_dir=None, database_url=None, port=None, env=None):
+    def __init__(self, data_dir=None, database_url=None, port=None, env=None, args=None, https=False):
         self.own_dir = data_dir is None and database_url is None
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="guesswork-e2e-")
         self.database_url = database_url
         self.port = port or free_port()
         self.env = env or {}
+        self.args = args or []
+        self.https = https
         self.process = None
         self.log_path = os.path.join(self.data_dir, f"server-{self.port}.log")
 
     @property
     def url(self):
-        return f"http://127.0.0.1:{self.port}"
+        return f"{'https' if self.https else 'http'}://127.0.0.1:{self.port}"
 
     def start(self, timeout=30):
         # The environment passes through, GUESSWORK_PUBLIC_DIR (browser files from a working
@@ -56,6 +59,7 @@ class Server:
         args = [binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
         if self.database_url:
             args += ["--database-url", self.database_url]
+        args += self.args
         self.log = open(self.log_path, "ab")
         self.process = subprocess.Popen(args, stdout=self.log, stderr=self.log, env=env)
         deadline = time.time() + timeout
@@ -63,7 +67,9 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited early; log:\n{self.read_log()}")
             try:
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as r:
+                # Only whether it answers: the tests judge its certificate themselves.
+                unchecked = ssl._create_unverified_context() if self.https else None
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1, context=unchecked) as r:
                     if r.status == 200:
                         return self
             except (urllib.error.URLError, ConnectionError, socket.timeout):
@@ -117,10 +123,12 @@ class _KeepRedirects(urllib.request.HTTPRedirectHandler):
 class Client:
     """A player's browser, as far as the API is concerned: keeps its cookie."""
 
-    def __init__(self, base_url, follow_redirects=True):
+    def __init__(self, base_url, follow_redirects=True, ssl_context=None):
         self.base_url = base_url
         self.cookies = CookieJar()
         handlers = [urllib.request.HTTPCookieProcessor(self.cookies)]
+        if ssl_context is not None:
+            handlers.append(urllib.request.HTTPSHandler(context=ssl_context))
         if not follow_redirects:
             handlers.append(_KeepRedirects())
         self.opener = urllib.request.build_opener(*handlers)
