@@ -149,7 +149,23 @@ struct API: Sendable {
 
   // MARK: Players
 
+  /// A JSON request body, at most `limit` bytes (empty when none was sent). A body of any
+  /// other type is refused (415), so that a cross-site form (which can send `text/plain` but
+  /// never `application/json` without the browser asking first) cannot act as the player.
   func body(of request: Request, limit: Int = maxBody) async throws -> Data {
+    let type = request.headers[.contentType]?.split(separator: ";").first?
+      .trimmingCharacters(in: .whitespaces).lowercased()
+    let notJSON = APIError(
+      .unsupportedMediaType, "unsupported-media-type",
+      "Send the body as JSON, with Content-Type: application/json.")
+    if let type, type != "application/json" { throw notJSON }
+    let body = try await anyBody(of: request, limit: limit)
+    if type == nil, !body.isEmpty { throw notJSON }
+    return body
+  }
+
+  /// A request body of any type (an avatar is judged by its bytes), at most `limit` bytes.
+  func anyBody(of request: Request, limit: Int) async throws -> Data {
     do {
       return Data(buffer: try await request.body.collect(upTo: limit))
     } catch let error as any HTTPResponseError {
@@ -236,7 +252,7 @@ struct API: Sendable {
     var player = try await identity.requirePlayer(of: request)
     let data: Data
     do {
-      data = try await body(of: request, limit: PlayerRules.maxAvatarBytes)
+      data = try await anyBody(of: request, limit: PlayerRules.maxAvatarBytes)
     } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
       throw APIError(
         .contentTooLarge, "too-large", "An avatar may be at most 256 KB; scale it down first.")

@@ -127,9 +127,39 @@ struct DefenceTests {
   func names(body: String, status: HTTPResponse.Status) async throws {
     try await withServer(.sqlite) { client, _ in
       let response = try await client.execute(
-        uri: "/api/players", method: .post, body: ByteBuffer(string: body))
+        uri: "/api/players", method: .post, headers: [.contentType: "application/json"],
+        body: ByteBuffer(string: body))
       #expect(response.status == status, "\(body): \(String(buffer: response.body))")
       if body.contains("Zoë") { #expect(String(buffer: response.body).contains(#""Zoë 🎲""#)) }
+    }
+  }
+
+  @Test(
+    "A JSON route refuses a body of another type (what a cross-site form can send) with 415, changing nothing",
+    arguments: Database.available)
+  func jsonOnly(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data", nil] {
+        let response = try await client.execute(
+          uri: "/api/players", method: .post,
+          headers: type.map { [.contentType: $0] } ?? [:],
+          body: ByteBuffer(string: #"{"name":"Eve"}"#))
+        #expect(response.status == .unsupportedMediaType, "\(type ?? "no type")")
+        #expect(response.headers[.setCookie] == nil)
+        #expect(String(buffer: response.body).contains("Content-Type: application/json"))
+      }
+      let ana = try await Player.join(client)
+      let renamed = try await client.execute(
+        uri: "/api/me", method: .patch, headers: [.cookie: ana.cookie, .contentType: "text/plain"],
+        body: ByteBuffer(string: #"{"name":"Eve"}"#))
+      #expect(renamed.status == .unsupportedMediaType)
+      #expect(String(buffer: try await ana.send(.get, "/api/me").body).contains(#""name":"Ana""#))
+      // A charset parameter is fine.
+      let fine = try await client.execute(
+        uri: "/api/players", method: .post,
+        headers: [.contentType: "application/json; charset=utf-8"],
+        body: ByteBuffer(string: #"{"name":"Bo"}"#))
+      #expect(fine.status == .created)
     }
   }
 

@@ -133,7 +133,8 @@ struct Player {
   /// Creates a player the way the first visit does.
   static func join(_ client: any TestClientProtocol, name: String = "Ana") async throws -> Player {
     let response = try await client.execute(
-      uri: "/api/players", method: .post, body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
+      uri: "/api/players", method: .post, headers: [.contentType: "application/json"],
+      body: ByteBuffer(string: #"{"name":"\#(name)"}"#))
     try #require(response.status == .created)
     let setCookie = try #require(response.headers[.setCookie])
     #expect(setCookie.contains("HttpOnly"))
@@ -148,7 +149,9 @@ struct Player {
     -> TestResponse
   {
     try await client.execute(
-      uri: uri, method: method, headers: [.cookie: cookie],
+      uri: uri, method: method,
+      headers: body == nil
+        ? [.cookie: cookie] : [.cookie: cookie, .contentType: "application/json"],
       body: body.map { ByteBuffer(string: $0) })
   }
 

@@ -904,6 +904,30 @@ def test_daily_routes(server, ana):
     assert ana.get("/api/daily?date=tomorrow")[0] == 400
 
 
+def test_json_routes_refuse_other_body_types(server):
+    """Login CSRF: a cross-site form can post text/plain or form data, never application/json,
+    so every JSON route refuses other types with 415 and changes nothing."""
+    ana = Api(server.url)
+    me = ana.join("Ana")
+    category = ana.post("/api/categories", {"name": "Mine", "words": [f"thing {chr(97 + i)}" for i in range(12)]})[2]
+    game = ana.start_game("number")
+    routes = [("POST", "/api/players"), ("PATCH", "/api/me"), ("POST", "/api/games"),
+              ("POST", f"/api/games/{game['id']}/actions"), ("POST", "/api/categories"),
+              ("PUT", f"/api/categories/{category['id']}"), ("POST", "/api/reminders"),
+              ("POST", "/api/daily/number")]
+    # Every route whose body is JSON is here (the avatar's body is a picture, judged by its bytes).
+    json_routes = {(method, path) for path, item in DOC["paths"].items() for method, operation in item.items()
+                   if method in METHODS and
+                   "application/json" in operation.get("requestBody", {}).get("content", {})}
+    assert {(method.lower(), template_of(path)) for method, path in routes} == json_routes
+    for method, path in routes:
+        for kind in ("text/plain", "application/x-www-form-urlencoded"):
+            status, _, payload = ana.request(method, path, raw=b'{"name": "Eve"}', headers={"Content-Type": kind})
+            assert status == 415 and payload["error"]["code"] == "unsupported-media-type", (method, path, kind)
+    assert ana.get("/api/me")[2]["name"] == me["name"]
+    assert ana.get(f"/api/games/{game['id']}")[2]["version"] == game["version"]
+
+
 def test_zz_every_documented_route_and_status_was_exercised():
     """Runs last: fails when the document lists a route or status that no test touched."""
     missing = []

@@ -140,7 +140,7 @@ class Client:
         """Returns (status, headers, parsed JSON or bytes)."""
         data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
         req = urllib.request.Request(self.base_url + path, data=data, method=method)
-        if body is not None:
+        if data is not None and "Content-Type" not in (headers or {}):
             req.add_header("Content-Type", "application/json")
         for k, v in (headers or {}).items():
             req.add_header(k, v)
