@@ -277,9 +277,24 @@ public struct Engine<G: Game>: GameEngine {
     return (try? JSONSerialization.data(withJSONObject: ["settings": object])) ?? Data("{}".utf8)
   }
 
-  /// The settings in the `settings` key of a request body (defaults for missing keys).
+  /// The settings in the `settings` key of a request body (defaults for missing keys). A key
+  /// that is no setting of this game is refused, not ignored: a misspelt setting would
+  /// otherwise start a game the player did not ask for.
   public func settings(from body: Data) throws -> G.Settings {
-    try JSONDecoder().decode(SettingsBody.self, from: body).settings ?? .init()
+    let settings = try JSONDecoder().decode(SettingsBody.self, from: body).settings ?? .init()
+    let given = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["settings"]
+    let names = G.Settings.fields.map(\.name)
+    if let given = given as? [String: Any],
+      let unknown = given.keys.sorted().first(where: { !names.contains($0) })
+    {
+      throw PlayError.invalidSetting(
+        SettingError(
+          setting: "settings",
+          allowed:
+            "among \(names.joined(separator: ", ")) (\"\(unknown)\" is not a setting of this game)")
+      )
+    }
+    return settings
   }
 
   public func checkSettings(_ body: Data) throws {

@@ -67,11 +67,12 @@ public func buildApplication(
         body: ResponseBody(byteBuffer: der))
     }
   }
-  router.add(
-    middleware: StaticSiteMiddleware(
-      site: try StaticSite(
-        directory: configuration.publicDirectory
-          ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path)))
+  let site = try StaticSite(
+    directory: configuration.publicDirectory
+      ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path)
+  router.add(middleware: StaticSiteMiddleware(site: site))
+  // Last, once every route is known.
+  router.add(middleware: AllowedMethodsMiddleware(routes: router.routes, site: site))
   let onListening = configuration.onListening
   var app = Application(
     router: router,

@@ -150,6 +150,10 @@ struct StaticSiteMiddleware<Context: RequestContext>: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
+    if request.uri.path.removingPercentEncoding?.contains("\0") ?? true {
+      throw APIError(
+        .badRequest, "bad-path", "The path is not valid: it has a NUL or broken escapes.")
+    }
     guard request.method == .get || request.method == .head,
       let (file, cacheControl) = site.file(at: request.uri.path)
     else { return try await next(request, context) }

@@ -163,6 +163,43 @@ struct DefenceTests {
     }
   }
 
+  @Test("A misspelt setting is refused with the game's settings named")
+  func unknownSetting() async throws {
+    try await withServer(.sqlite) { client, _ in
+      let ana = try await Player.join(client)
+      let response = try await ana.send(
+        .post, "/api/games", json: #"{"game":"number","settings":{"attemps":8}}"#)
+      #expect(response.status == .badRequest)
+      let message = String(buffer: response.body)
+      #expect(message.contains("invalid-setting") && message.contains(#"\"attemps\""#))
+      #expect(message.contains("low, high, attempts"))
+      let fine = try await ana.start(.number, settings: #"{"attempts":8}"#)
+      #expect(fine.view["attemptsLeft"] == .number(8))
+    }
+  }
+
+  @Test("Wrong methods get 405 with the methods allowed; a NUL in a path is 400")
+  func methods() async throws {
+    try await withServer(.sqlite) { client, _ in
+      for (uri, method, allowed) in [
+        ("/api/games", HTTPRequest.Method.delete, "POST"),
+        ("/api/me", .put, "GET, PATCH"),
+        ("/api/games/abc/actions", .get, "POST"),
+        ("/index.html", .post, "GET, HEAD"),
+      ] {
+        let response = try await client.execute(uri: uri, method: method)
+        #expect(response.status == .methodNotAllowed, "\(method) \(uri)")
+        #expect(response.headers[.allow] == allowed, "\(method) \(uri)")
+        #expect(String(buffer: response.body).contains("method-not-allowed"))
+      }
+      #expect(try await client.execute(uri: "/nothing/here", method: .delete).status == .notFound)
+      #expect(try await client.execute(uri: "/api/nothing", method: .get).status == .notFound)
+      let nul = try await client.execute(uri: "/index.html%00.png", method: .get)
+      #expect(nul.status == .badRequest)
+      #expect(nul.headers[.contentType]?.hasPrefix("application/json") == true)
+    }
+  }
+
   @Test("Avatars: pictures by their bytes only, at most 256 KB", arguments: Database.available)
   func avatars(database: Database) async throws {
     try await withServer(database) { client, _ in
