@@ -1,0 +1,249 @@
+"""Phone-first play, in headless Chromium: every game's in-play controls are on the screen
+without scrolling (checked with getBoundingClientRect) at 360x640, 390x844 and 1280x800, and
+Guess or Pass also at 740x360 (sideways), from the start of a round, after moves and feedback,
+to its end; no page is wider than the screen; Guess or Pass holds the screen (fullscreen, wake
+lock) only while a round runs and says plainly when tilting cannot work; the words a newcomer
+reads are plain (exact figures one tap away); the first visit leads back to the game it began
+on. Screenshots of every game in play and at its end, at every size, in light and dark, go to
+GUESSWORK_SCREENSHOTS (see test_browser.py).
+
+The fixtures and helpers come from test_browser.py (imported, not copied)."""
+import os
+import re
+import sys
+import time
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_browser import (  # noqa: E402,F401  (fixtures are used by name)
+    POLL, SCREENSHOTS, axe_violations, browser, player, server, set_input_mode, type_guess)
+
+PHONE = (360, 640)
+TALL_PHONE = (390, 844)
+DESKTOP = (1280, 800)
+SIDEWAYS = (740, 360)
+SIZES = [PHONE, TALL_PHONE, DESKTOP]
+
+# What a player needs on screen while playing each game.
+NUMBER = ["#hint", "#range-text", "#attempts", "#display", "#pad button"]
+COLOR_MATCH = [".hud", "#clock", "#top-card", "#bottom-card", "#no", "#yes", "#quit"]
+BULLSEYE = ["#round-text", "#target", "#guess", "#r", "#g", "#b", "#check"]
+GUESS_OR_PASS = ["#score", "#seconds", "#passed", "#timebar", "#pass", "#guessed", "#end"]
+PICTURE_QUIZ = ["#progress", "#score", "#question", "#pictures button"]
+
+
+def set_size(player, size):
+    width, height = size
+    player.d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 1000})
+    settle(player)
+
+
+def settle(player):
+    """Waits for two frames, so that a new size or state has been laid out and painted."""
+    player.d.execute_async_script(
+        "const done = arguments[0]; requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+
+
+def outside(player, selectors):
+    """Each shown element of `selectors` that is not wholly inside the screen with the page
+    scrolled to its top, a selector that shows nothing, and a page or table wider than the
+    screen or its box: what a player would have to scroll for."""
+    return player.js("""
+      const [selectors] = arguments;
+      window.scrollTo(0, 0);
+      const problems = [];
+      const shown = (e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+      const box = (r) => `${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`;
+      for (const selector of selectors) {
+        const found = [...document.querySelectorAll(selector)].filter(shown);
+        if (!found.length) problems.push(`${selector} is not shown`);
+        for (const e of found) {
+          const r = e.getBoundingClientRect();
+          if (r.top < 0 || r.left < 0 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5) {
+            problems.push(`${selector} at ${box(r)} is outside ${innerWidth}x${innerHeight}`);
+          }
+        }
+      }
+      return problems.concat(overflowing());
+      function overflowing() {
+        const page = document.documentElement;
+        const wide = page.scrollWidth > page.clientWidth ? [`the page is ${page.scrollWidth} px wide`] : [];
+        return wide.concat([...document.querySelectorAll('table')].filter(shown)
+          .filter((t) => t.scrollWidth > t.parentElement.clientWidth + 0.5 || t.getBoundingClientRect().right > innerWidth + 0.5)
+          .map((t) => `a table is ${t.scrollWidth} px wide in ${t.parentElement.clientWidth} px`));
+      }""", selectors)
+
+
+def shoot(player, name):
+    """Screenshots of the page as it is, light and dark."""
+    width, height = player.js("return [innerWidth, innerHeight]")
+    for scheme in ("light", "dark"):
+        player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        settle(player)
+        player.d.save_screenshot(os.path.join(SCREENSHOTS, f"phone-{name}-{width}x{height}-{scheme}.png"))
+    player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def fits(player, name, selectors, sizes=SIZES, problems=None):
+    """Checks `selectors` at every size (a screenshot of each) and collects what does not fit
+    under `name`; ends at the phone's size. Returns the problems found so far."""
+    problems = {} if problems is None else problems
+    for size in sizes:
+        set_size(player, size)
+        found = outside(player, selectors)
+        if found:
+            problems[f"{name} at {size[0]}x{size[1]}"] = found
+        shoot(player, name)
+    set_size(player, sizes[0])
+    return problems
+
+
+@pytest.fixture
+def phone(player):
+    """The player at the phone's size; the browser's own size again afterwards."""
+    player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    yield player
+    player.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+
+def join_on_phone(player, name):
+    player.join(name)
+    set_size(player, PHONE)
+    return player
+
+
+# ---------------------------------------------------------------------------------------------
+# Layouts that fit, game by game
+
+
+def halving_guess(player):
+    """Guesses the middle of the known range by keyboard; True once the game is over."""
+    low, high = int(player.text("#range-low")), int(player.text("#range-high"))
+    before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
+    type_guess(player, (low + high) // 2, by_keyboard=True)
+    WebDriverWait(player.d, 10, poll_frequency=POLL).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#guesses li")) > before
+        or d.find_element(By.ID, "over").is_displayed())
+    return player.d.find_element(By.ID, "over").is_displayed()
+
+
+def test_number_fits_a_phone_from_the_first_guess_to_the_end(phone):
+    join_on_phone(phone, "Nell")
+    for _ in range(5):  # halving hits the number within four guesses about 1 time in 20
+        phone.open("number.html")
+        Select(phone.find("#set-attempts")).select_by_value("7")
+        phone.click("#start")
+        phone.find("#pad")
+        problems = fits(phone, "number-start", NUMBER)
+        if not any(halving_guess(phone) for _ in range(4)):
+            break
+    else:
+        pytest.fail("won within four guesses five times running")
+    assert phone.text("#hint")  # the hint is up, the list of guesses below the pad
+    assert len(phone.d.find_elements(By.CSS_SELECTOR, "#guesses li")) == 4
+    fits(phone, "number-after-four-guesses", NUMBER, problems=problems)
+    while not halving_guess(phone):
+        pass
+    fits(phone, "number-end", ["#over-title", "#reveal"], problems=problems)
+    assert problems == {}
+
+
+def test_color_match_fits_with_its_feedback_and_its_end_table_fits(phone):
+    join_on_phone(phone, "Cleo")
+    phone.open("color-match.html")
+    Select(phone.find("#set-duration")).select_by_value("30")
+    phone.click("#start")
+    phone.find("#top-card", 8)
+    problems = fits(phone, "color-match-start", COLOR_MATCH)
+    for i in range(6):
+        WebDriverWait(phone.d, 5, poll_frequency=POLL).until(lambda d: d.find_element(By.ID, "yes").is_enabled())
+        phone.keys(Keys.ARROW_RIGHT if i % 2 else "n")
+        phone.wait_text("#mark-text", r"^[✓✗]$", 3)
+        if i == 0:
+            shoot(phone, "color-match-feedback")
+        phone.gone("#mark", 3)
+    WebDriverWait(phone.d, 5, poll_frequency=POLL).until(lambda d: d.find_element(By.ID, "yes").is_enabled())
+    fits(phone, "color-match-after-six-answers", COLOR_MATCH, problems=problems)
+    phone.click("#quit")
+    phone.wait_text("#over-title", "You quit")
+    assert len(phone.d.find_elements(By.CSS_SELECTOR, "#trials tr")) == 6
+    fits(phone, "color-match-end", ["#over-title", "#trials tr:first-child td:last-child"], problems=problems)
+    assert problems == {}
+
+
+def test_bullseye_fits_with_its_result_and_its_end_table_fits(phone):
+    join_on_phone(phone, "Bram")
+    phone.open("bullseye.html")
+    Select(phone.find("#set-rounds")).select_by_value("2")
+    phone.click("#start")
+    target = phone.find("#target")
+    WebDriverWait(phone.d, 10).until(lambda d: phone.js("return arguments[0].complete && arguments[0].naturalWidth > 0", target))
+    problems = fits(phone, "bullseye-start", BULLSEYE)
+    phone.keys(Keys.ARROW_RIGHT * 20)
+    phone.click("#check")
+    phone.find("#result")
+    fits(phone, "bullseye-result", ["#result-score", "#result-delta", "#next"], problems=problems)
+    phone.click("#next")
+    phone.gone("#result")
+    assert phone.wait_text("#round-text", "Colour 2 of 2")
+    fits(phone, "bullseye-second-colour", BULLSEYE, problems=problems)
+    phone.click("#check")
+    phone.wait_text("#next", "See my results")
+    phone.click("#next")
+    phone.wait_text("#over-title", r"Game over")
+    fits(phone, "bullseye-end", ["#over-title", "#history tr:first-child td:last-child"], problems=problems)
+    assert problems == {}
+
+
+def start_guess_or_pass(player, category="animals"):
+    player.open("guess-or-pass.html")
+    player.click(f"#categories [data-id={category}]")
+    Select(player.find("#set-duration")).select_by_value("30")
+    player.click("#play-button")
+    player.click("#start")
+
+
+def test_guess_or_pass_fits_a_phone_upright_and_sideways(phone):
+    join_on_phone(phone, "Gwen")
+    start_guess_or_pass(phone)
+    phone.wait_text("#countdown", r"^[1-5]$", 3)
+    problems = fits(phone, "guess-or-pass-countdown", GUESS_OR_PASS + ["#countdown"], [SIDEWAYS, PHONE])
+    phone.find("#word", 8)
+    fits(phone, "guess-or-pass-start", GUESS_OR_PASS + ["#word"], SIZES + [SIDEWAYS], problems)
+    for button in ("#guessed", "#pass", "#guessed"):
+        count = int(phone.text("#score")) + int(phone.text("#passed"))
+        phone.click(button)
+        WebDriverWait(phone.d, 5, poll_frequency=POLL).until(
+            lambda d: int(phone.text("#score")) + int(phone.text("#passed")) == count + 1)
+    fits(phone, "guess-or-pass-after-three-words", GUESS_OR_PASS + ["#word"], [SIDEWAYS] + SIZES, problems)
+    phone.click("#end")
+    phone.wait_text("#over-title", r"You guessed 2 words!")
+    fits(phone, "guess-or-pass-end", ["#over-title"], [SIDEWAYS] + SIZES, problems)
+    assert problems == {}
+
+
+def test_picture_quiz_fits_with_its_dialogs(phone):
+    join_on_phone(phone, "Pip")
+    phone.open("picture-quiz.html")
+    Select(phone.find("#set-questions")).select_by_value("3")
+    Select(phone.find("#set-choices")).select_by_value("6")
+    phone.click("#decks button")
+    phone.find("#pictures button")
+    problems = fits(phone, "picture-quiz-start", PICTURE_QUIZ)
+    for question in (1, 2, 3):
+        phone.click("#pictures button")
+        if question < 3:
+            phone.find("#answer")
+            fits(phone, "picture-quiz-answer", ["#answer-title", "#continue"], problems=problems)
+            phone.click("#continue")
+            phone.wait_text("#progress", f"Question {question + 1} of 3")
+    phone.find("#over")
+    fits(phone, "picture-quiz-end", ["#over-title", "#again"], problems=problems)
+    assert problems == {}
