@@ -247,3 +247,114 @@ def test_picture_quiz_fits_with_its_dialogs(phone):
     phone.find("#over")
     fits(phone, "picture-quiz-end", ["#over-title", "#again"], problems=problems)
     assert problems == {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Guess or Pass holds the screen, and says when tilting cannot work
+
+
+@pytest.fixture
+def on_every_page(player):
+    """Runs a script before any of the page's own on every page opened in this test."""
+    added = []
+
+    def add(source):
+        added.append(player.d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": source})["identifier"])
+    yield add
+    for identifier in added:
+        player.d.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": identifier})
+
+
+# Records each fullscreen request (whether a tap was under way) and each wake lock granted.
+RECORD_SCREEN = """
+window.__screen = { fullscreen: [], locks: [] };
+const requestFullscreen = Element.prototype.requestFullscreen;
+Element.prototype.requestFullscreen = function (...args) {
+  window.__screen.fullscreen.push(navigator.userActivation.isActive);
+  return requestFullscreen.apply(this, args);
+};
+if (navigator.wakeLock) {
+  const request = navigator.wakeLock.request.bind(navigator.wakeLock);
+  navigator.wakeLock.request = (type) => request(type).then((lock) => { window.__screen.locks.push(lock); return lock; });
+}
+"""
+
+
+def screen_state(player):
+    return player.js("""return {fullscreen: window.__screen.fullscreen, inFullscreen: !!document.fullscreenElement,
+                                locks: window.__screen.locks.map((l) => l.released)}""")
+
+
+def wait_screen(player, expected, message):
+    WebDriverWait(player.d, 5, poll_frequency=POLL).until(lambda d: screen_state(player) == expected,
+                                                          f"{message}: {screen_state(player)}")
+
+
+def test_guess_or_pass_holds_the_screen_only_while_a_round_runs(player, on_every_page):
+    on_every_page(RECORD_SCREEN)
+    player.join("Wanda")
+    assert player.js("return !!navigator.wakeLock"), "this Chromium has no wake lock to test"
+    start_guess_or_pass(player)
+    player.wait_text("#countdown", r"^[1-5]$", 3)
+    # Asked for once, from the tap on "Start game"; one wake lock held.
+    wait_screen(player, {"fullscreen": [True], "inFullscreen": True, "locks": [False]}, "the round holds no screen")
+    # The browser lets the lock go while the page is hidden; coming back takes a new one.
+    player.js("window.__screen.locks[0].release().then(() => document.dispatchEvent(new Event('visibilitychange')))")
+    wait_screen(player, {"fullscreen": [True], "inFullscreen": True, "locks": [True, False]}, "no new lock on coming back")
+    player.find("#word", 8)
+    player.click("#end")
+    player.wait_text("#over-title", r"You guessed 0 words")
+    wait_screen(player, {"fullscreen": [True], "inFullscreen": False, "locks": [True, True]}, "the end let nothing go")
+    # "Play again" is a tap that starts a round too.
+    player.click("#again")
+    wait_screen(player, {"fullscreen": [True, True], "inFullscreen": True, "locks": [True, True, False]}, "play again holds nothing")
+    player.find("#word", 8)
+    player.click("#end")
+    wait_screen(player, {"fullscreen": [True, True], "inFullscreen": False, "locks": [True, True, True]}, "the second end let nothing go")
+
+
+def tilt_note(player):
+    return player.wait_text("#tilt-note", r"^Tilting is off", 6)
+
+
+def test_guess_or_pass_says_why_tilting_is_off_and_what_works(player, on_every_page):
+    """Headless Chromium has the orientation API but no sensor: it sends one event without
+    angles, which the page reads as what it is."""
+    player.join("Tilda")
+    start_guess_or_pass(player)
+    assert tilt_note(player) == ("Tilting is off because this device has no tilt sensor: "
+                                 "tap Guessed or Pass, or swipe the word.")
+    player.find("#word", 8)
+    assert "tilt" not in player.text("#input-help")
+    assert player.find("#buttons").is_displayed()
+    player.click("#end")
+
+
+def test_guess_or_pass_without_https_says_so(player, on_every_page):
+    on_every_page("Object.defineProperty(window, 'isSecureContext', { value: false });")
+    player.join("Theo")
+    start_guess_or_pass(player)
+    assert tilt_note(player) == ("Tilting is off because the page was opened over http, and phones only allow "
+                                 "tilting on a secure (https) address: tap Guessed or Pass, or swipe the word.")
+    player.click("#end")
+
+
+def test_guess_or_pass_asks_for_motion_from_the_tap_and_a_refusal_leaves_buttons(player, on_every_page):
+    """As on an iPhone: both motion permissions are asked from the tap that starts the round.
+    Refused in the tilt-only mode, the round still has its buttons and swipes."""
+    on_every_page("""
+      window.__asked = [];
+      for (const E of [window.DeviceMotionEvent, window.DeviceOrientationEvent]) {
+        E.requestPermission = () => { window.__asked.push(navigator.userActivation.isActive); return Promise.resolve('denied'); };
+      }""")
+    player.join("Iris")
+    set_input_mode(player, "tilts")
+    start_guess_or_pass(player)
+    assert tilt_note(player) == ("Tilting is off because motion access was not allowed: "
+                                 "tap Guessed or Pass, or swipe the word.")
+    assert player.js("return window.__asked") == [True, True]
+    player.find("#word", 8)
+    assert player.find("#buttons").is_displayed()
+    player.click("#guessed")
+    assert player.wait_text("#score", "^1$")
+    player.click("#end")

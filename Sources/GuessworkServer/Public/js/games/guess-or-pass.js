@@ -327,11 +327,12 @@ function play() {
 }
 
 // Called from the tap that starts a round ("Start game", "Play again"): what a browser grants
-// only to a tap (fullscreen, motion access, sound) is asked for here, before anything waits.
+// only to a tap (motion access, fullscreen, sound) is asked for here, before anything waits.
+// Motion first: asking for fullscreen uses the tap up.
 async function startGame() {
   closeDialog($('#confirm'));
-  holdScreen(true);
   requestTilt();
+  holdScreen(true);
   try {
     if (!audio && window.AudioContext) audio = new AudioContext();
   } catch { audio = null; }
