@@ -51,8 +51,9 @@ def settle(player):
 
 def outside(player, selectors):
     """Each shown element of `selectors` that is not wholly inside the screen with the page
-    scrolled to its top, a selector that shows nothing, and a page or table wider than the
-    screen or its box: what a player would have to scroll for."""
+    scrolled to its top, a selector that shows nothing, a page or table wider than the screen
+    or its box, and Guess or Pass's word stage when its words spill out of it: what a player
+    would have to scroll for, or could not read."""
     return player.js("""
       const [selectors] = arguments;
       window.scrollTo(0, 0);
@@ -73,7 +74,10 @@ def outside(player, selectors):
       function overflowing() {
         const page = document.documentElement;
         const wide = page.scrollWidth > page.clientWidth ? [`the page is ${page.scrollWidth} px wide`] : [];
-        return wide.concat([...document.querySelectorAll('table')].filter(shown)
+        const stage = document.getElementById('stage');
+        const spills = stage && shown(stage) && stage.scrollHeight > stage.clientHeight
+          ? [`the stage's words are ${stage.scrollHeight} px high in ${stage.clientHeight} px`] : [];
+        return wide.concat(spills, [...document.querySelectorAll('table')].filter(shown)
           .filter((t) => t.scrollWidth > t.parentElement.clientWidth + 0.5 || t.getBoundingClientRect().right > innerWidth + 0.5)
           .map((t) => `a table is ${t.scrollWidth} px wide in ${t.parentElement.clientWidth} px`));
       }""", selectors)
@@ -139,6 +143,7 @@ def test_number_fits_a_phone_from_the_first_guess_to_the_end(phone):
     for _ in range(5):  # halving hits the number within four guesses about 1 time in 20
         phone.open("number.html")
         Select(phone.find("#set-attempts")).select_by_value("7")
+        shoot(phone, "number-setup")
         phone.click("#start")
         phone.find("#pad")
         problems = fits(phone, "number-start", NUMBER)
@@ -159,6 +164,7 @@ def test_color_match_fits_with_its_feedback_and_its_end_table_fits(phone):
     join_on_phone(phone, "Cleo")
     phone.open("color-match.html")
     Select(phone.find("#set-duration")).select_by_value("30")
+    shoot(phone, "color-match-setup")
     phone.click("#start")
     phone.find("#top-card", 8)
     problems = fits(phone, "color-match-start", COLOR_MATCH)
@@ -182,6 +188,7 @@ def test_bullseye_fits_with_its_result_and_its_end_table_fits(phone):
     join_on_phone(phone, "Bram")
     phone.open("bullseye.html")
     Select(phone.find("#set-rounds")).select_by_value("2")
+    shoot(phone, "bullseye-setup")
     phone.click("#start")
     target = phone.find("#target")
     WebDriverWait(phone.d, 10).until(lambda d: phone.js("return arguments[0].complete && arguments[0].naturalWidth > 0", target))
@@ -212,6 +219,9 @@ def start_guess_or_pass(player, category="animals"):
 
 def test_guess_or_pass_fits_a_phone_upright_and_sideways(phone):
     join_on_phone(phone, "Gwen")
+    phone.open("guess-or-pass.html")
+    phone.find("#categories button")
+    shoot(phone, "guess-or-pass-setup")
     start_guess_or_pass(phone)
     phone.wait_text("#countdown", r"^[1-5]$", 3)
     problems = fits(phone, "guess-or-pass-countdown", GUESS_OR_PASS + ["#countdown"], [SIDEWAYS, PHONE])
@@ -234,6 +244,7 @@ def test_picture_quiz_fits_with_its_dialogs(phone):
     phone.open("picture-quiz.html")
     Select(phone.find("#set-questions")).select_by_value("3")
     Select(phone.find("#set-choices")).select_by_value("6")
+    shoot(phone, "picture-quiz-setup")
     phone.click("#decks button")
     phone.find("#pictures button")
     problems = fits(phone, "picture-quiz-start", PICTURE_QUIZ)
@@ -358,3 +369,151 @@ def test_guess_or_pass_asks_for_motion_from_the_tap_and_a_refusal_leaves_buttons
     player.click("#guessed")
     assert player.wait_text("#score", "^1$")
     player.click("#end")
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain words, with the exact figures one tap away
+
+
+def test_bullseye_says_how_close_in_plain_words(player):
+    player.join("Pia")
+    player.open("bullseye.html")
+    Select(player.find("#set-rounds")).select_by_value("1")
+    player.click("#start")
+    player.click("#check")
+    player.find("#result")
+    plain = player.text("#result-delta")
+    assert plain in ("Nobody could tell your colour from the target.",
+                     "Only a close look tells your colour from the target.",
+                     "Close! The difference shows at a glance.",
+                     "Your colour is clearly different, but still like the target.",
+                     "Your colour is far from the target: nearly its opposite."), plain
+    # The exact difference is one tap away, with what the number means.
+    assert not player.d.find_element(By.ID, "result-exact").is_displayed()
+    player.click("#result details summary")
+    assert re.match(r"^ΔE \d+\.\d \(.+\)\.$", player.text("#result-exact"))
+    assert "0 is the same colour" in player.text("#result details p")
+    player.click("#next")
+    player.wait_text("#over-title", "Game over")
+    headers = [th.text for th in player.d.find_elements(By.CSS_SELECTOR, "#over th")]
+    assert headers == ["#", "Target", "Yours", "How close", "Score"]
+    closeness = player.text("#history td:nth-child(4)")
+    assert re.match(r"^(Spot on|Very close|Close|Alike|Far apart)\nΔE \d+\.\d$", closeness), closeness
+    assert axe_violations(player) == []
+
+
+def test_color_match_says_the_mismatch_effect_in_a_sentence(player):
+    player.join("Stella")
+    player.open("color-match.html")
+    Select(player.find("#set-duration")).select_by_value("30")
+    player.click("#start")
+    for i in range(8):
+        player.find("#top-card", 8)
+        WebDriverWait(player.d, 5, poll_frequency=POLL).until(lambda d: d.find_element(By.ID, "yes").is_enabled())
+        player.keys("y" if i % 2 else "n")
+        player.gone("#mark", 3)
+    player.click("#quit")
+    player.wait_text("#over-title", "You quit")
+    report = player.text("#report")
+    assert "Interference" not in report and "congruent" not in report.lower()
+    summary = player.js("return fetch(`/api/games/${new URLSearchParams(location.search).get('game')}`)"
+                        ".then((r) => r.json()).then((r) => r.summary)")
+    effect = summary.get("interferenceMs")
+    sentence = player.text("#interference")
+    if effect is None:  # every card was of one kind: nothing to compare
+        assert sentence.startswith("Answer both kinds of cards")
+    elif int(abs(effect) + 0.5) == 0:
+        assert sentence == "You answered just as fast when the word and its ink disagreed."
+    else:
+        assert sentence == (f"You answered {int(abs(effect) + 0.5)} ms {'slower' if effect > 0 else 'faster'} "
+                            "when the word and its ink disagreed.")
+    # The exact times, one tap away.
+    assert not player.d.find_element(By.ID, "exact-times").is_displayed()
+    player.click("#over details summary")
+    times = player.text("#exact-times")
+    assert "Time when word and ink agree" in times and "Slowed by the mismatch" in times
+    assert "incongruent" not in player.text("#trials")
+    assert axe_violations(player) == []
+
+
+def test_statistics_name_a_category_by_its_title(player):
+    player.join("Tess")
+    start_guess_or_pass(player, category="food")
+    player.find("#word", 8)
+    player.click("#guessed")
+    player.wait_text("#score", "^1$")
+    player.click("#end")
+    player.wait_text("#over-title", "You guessed 1 word!")
+    assert player.wait_text("#over-best", "Best score in Food: 1 words")
+    player.open("stats.html")
+    panel = player.find("#h-guess-or-pass").find_element(By.XPATH, "..")
+    assert re.search(r": Food\n1\b", panel.text), panel.text
+    assert not re.search(r": food\b", panel.text)
+
+
+# ---------------------------------------------------------------------------------------------
+# First impression
+
+
+def test_home_fits_most_games_on_a_phone_and_a_sign_up_clears_the_error(player):
+    player.d.delete_all_cookies()
+    set_size(player, PHONE)
+    try:
+        player.open("index.html")
+        player.click("#welcome-form button[type=submit]")
+        assert "Please provide input" in player.text("#status")
+        player.find("#welcome-name").send_keys("Hana", Keys.ENTER)
+        assert player.text("#home-name") == "Hana"
+        assert player.d.find_element(By.ID, "status").text == ""
+        player.find("#game-grid a")
+        settle(player)
+        cards = player.js("""window.scrollTo(0, 0);
+          return [...document.querySelectorAll('#game-grid a')].map((a) => a.getBoundingClientRect().bottom <= innerHeight);""")
+        assert len(cards) == 5 and sum(cards) >= 3, f"only {sum(cards)} of the five games are on the first screen"
+        assert outside(player, ["#home h1", "#game-grid a:first-child"]) == []
+        shoot(player, "home")
+        player.open("stats.html")
+        player.find(".panel")
+        assert outside(player, ["h1"]) == []
+        shoot(player, "stats")
+    finally:
+        player.d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_newcomer_on_a_game_page_comes_back_to_it_after_choosing_a_name(player):
+    player.d.delete_all_cookies()
+    player.open("number.html?from=a-friend")
+    player.find("#welcome-name").send_keys("Nico", Keys.ENTER)
+    WebDriverWait(player.d, 10, poll_frequency=POLL).until(lambda d: "/number.html" in d.current_url)
+    assert player.d.current_url.endswith("/number.html?from=a-friend")
+    player.find("#setup")
+    assert player.text("#player-chip .player-name") == "Nico"
+    # Only once: the next visit to home stays home.
+    player.open("index.html")
+    assert player.text("#home-name") == "Nico"
+
+
+# ---------------------------------------------------------------------------------------------
+# Picture Quiz
+
+
+def test_picture_quiz_counts_come_first_and_the_end_reads_as_sentences(player):
+    player.join("Quinn")
+    player.open("picture-quiz.html")
+    player.find("#decks button")
+    # The counts are set before a deck is tapped, so they come first.
+    above = player.js("""const s = document.getElementById('set-questions').getBoundingClientRect();
+      const d = document.getElementById('decks').getBoundingClientRect(); return s.bottom <= d.top;""")
+    assert above
+    assert "First choose how many questions and pictures" in player.text("#setup")
+    eagles = player.d.find_element(By.XPATH, "//div[@id='decks']/*[strong='NFL HOF Eagles']")
+    assert eagles.tag_name == "div"
+    assert "photos are not installed on this server" in eagles.text
+    assert "guesswork" not in eagles.text and "import" not in eagles.text
+    Select(player.find("#set-questions")).select_by_value("1")
+    player.d.find_element(By.XPATH, "//div[@id='decks']/button[strong='Animal Friends']").click()
+    player.click("#pictures button")
+    player.find("#over")
+    verdict = player.text("#over-title")
+    assert verdict == "Correct!" or re.match(r"^Wrong! That's the .+\.$", verdict), verdict
+    assert re.match(r"^Game over! Your final score was \d\.$", player.text("#over-text"))

@@ -138,7 +138,7 @@ function showReport(v, summary) {
 // a word's meaning and its ink disagreed than when they agreed.
 function interferenceSentence(ms) {
   if (ms === undefined || ms === null) return 'Answer both kinds of cards (word and ink agreeing, and not) to see how a mismatch slows you down.';
-  const size = Math.abs(Math.round(ms));
+  const size = Math.round(Math.abs(ms));
   if (size === 0) return 'You answered just as fast when the word and its ink disagreed.';
   return `You answered ${size} ms ${ms > 0 ? 'slower' : 'faster'} when the word and its ink disagreed.`;
 }
