@@ -251,6 +251,7 @@ function applyMode() {
 // phone held to the forehead must not dim), until it ends. A refusal changes nothing else.
 let holding = false;
 let wakeLock = null;
+let askingForWakeLock = false;
 function holdScreen(fullscreen) {
   holding = true;
   const root = document.documentElement;
@@ -259,14 +260,20 @@ function holdScreen(fullscreen) {
 }
 
 // The browser lets a wake lock go when the page is hidden: take it again on coming back.
+// One request at a time, so that no second lock is left held.
 async function keepAwake() {
-  if (!holding || wakeLock || !navigator.wakeLock || document.visibilityState !== 'visible') return;
+  if (!holding || wakeLock || askingForWakeLock || !navigator.wakeLock || document.visibilityState !== 'visible') return;
+  askingForWakeLock = true;
   try {
     const lock = await navigator.wakeLock.request('screen');
     if (!holding) { lock.release().catch(() => {}); return; }
     wakeLock = lock;
     lock.addEventListener('release', () => { if (wakeLock === lock) wakeLock = null; });
-  } catch { /* refused (battery saver, say): the screen may dim */ }
+  } catch {
+    // Refused (battery saver, say): the screen may dim.
+  } finally {
+    askingForWakeLock = false;
+  }
 }
 
 function releaseScreen() {
