@@ -45,14 +45,20 @@ export async function me() {
   return (session && session.player) || null;
 }
 
-/** The current player; sends a newcomer to the welcome page first. */
+/** The current player; sends a newcomer to the welcome page first, and back here after it. */
 export async function requirePlayer() {
   const player = await me();
   if (!player) {
-    location.replace('index.html');
+    welcomeFirst();
     throw new ApiError(401, 'no-player', 'Welcome first');
   }
   return player;
+}
+
+/** Sends a newcomer to pick a name; home.js brings them back to this page afterwards. */
+export function welcomeFirst() {
+  sessionStorage.setItem('after-welcome', location.pathname + location.search);
+  location.replace('index.html');
 }
 
 let catalogPromise = null;

@@ -2,7 +2,7 @@
 // Continue or the result and its share text), its leaderboards and the archive of earlier days.
 // Without ?game: every game's puzzle of the day. The server decides everything (which puzzle,
 // what counts, ranks, streaks, the share text); this page shows it and says where Play leads.
-import { api, me, showPlayerChip, el, $, setText, say, avatarSrc, initialOf } from './api.js';
+import { api, me, welcomeFirst, showPlayerChip, el, $, setText, say, avatarSrc, initialOf } from './api.js';
 import { sharePanel } from './share.js';
 import { streakText, countDown, stateText, ordinal, dayText, dailyHref } from './daily-words.js';
 
@@ -195,9 +195,7 @@ async function showOne(day, g, player) {
 async function main() {
   const player = await me();
   if (!player) {
-    // Pick a name first, then come back here (home.js reads this): shared links start here.
-    sessionStorage.setItem('after-welcome', location.pathname + location.search);
-    location.replace('index.html');
+    welcomeFirst(); // shared links start here
     return;
   }
   showPlayerChip(player);

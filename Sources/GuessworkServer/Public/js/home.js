@@ -25,6 +25,7 @@ function showWelcome() {
     }
     try {
       let player = await api('POST', '/api/players', { name });
+      say(''); // an earlier "Please provide input" is answered
       if (file.files[0]) {
         try {
           player = await uploadAvatar(file.files[0]);
@@ -32,10 +33,11 @@ function showWelcome() {
           say(`Your name is saved, but the picture was not: ${e.message}`, 'error');
         }
       }
-      // A newcomer sent here from a shared daily link goes back to it (daily.js left the path).
+      // A newcomer who opened a game or a shared daily link first goes back to it (api.js's
+      // welcomeFirst left its path; only a path on this site, never another site's address).
       const back = sessionStorage.getItem('after-welcome');
       sessionStorage.removeItem('after-welcome');
-      if (back && back.startsWith('/daily.html')) { location.assign(back); return; }
+      if (back && /^\/(?![/\\])/.test(back) && back !== '/' && !back.startsWith('/index.html')) { location.assign(back); return; }
       $('#welcome').hidden = true;
       showHome(player);
     } catch (e) {

@@ -58,7 +58,8 @@ function showResult(reply) {
   const r = v.result;
   setText('#result-title', v.freePlay ? 'Your match' : `Colour ${r.round}: your score`);
   setText('#result-score', `${r.score} / 100`);
-  setText('#result-delta', `ΔE ${r.deltaEText}: ${r.meaning}`);
+  setText('#result-delta', closeness(r).sentence);
+  setText('#result-exact', `ΔE ${r.deltaEText} (${r.meaning}).`);
   const target = r.target || (v.revealed && v.revealed.target);
   $('#result-target').style.backgroundColor = target ? target.hex : 'transparent';
   setText('#result-target-hex', target ? `Target ${target.hex}` : 'Target: hidden until you move on');
@@ -69,6 +70,20 @@ function showResult(reply) {
   // Checking again is allowed (free play): the dialog may just close.
   $('#keep-trying').hidden = !v.actions.includes('check');
   openDialog($('#result'));
+}
+
+// How close a colour came, in plain words, from the band the server names (its `meaning`); a
+// band this page does not know reads as the server's own words. The exact ΔE is a tap away.
+const CLOSENESS = {
+  'not perceptible': ['Spot on', 'Nobody could tell your colour from the target.'],
+  'visible on close look': ['Very close', 'Only a close look tells your colour from the target.'],
+  'visible at a glance': ['Close', 'Close! The difference shows at a glance.'],
+  'more similar than opposite': ['Alike', 'Your colour is clearly different, but still like the target.'],
+  'opposite colours': ['Far apart', 'Your colour is far from the target: nearly its opposite.'],
+};
+function closeness(result) {
+  const [word, sentence] = CLOSENESS[result.meaning] || [result.meaning, `${result.meaning}.`];
+  return { word, sentence };
 }
 
 // What the dialog's main button does, from the actions the view allows now: the next colour
@@ -102,12 +117,13 @@ function showOver(v) {
   $('#history').replaceChildren(...rows.map((row) => {
     const swatch = (hex) => {
       const chip = el('span', { class: 'avatar small', role: 'img', 'aria-label': hex });
-      chip.style.display = 'inline-block';
       chip.style.backgroundColor = hex;
-      return el('td', {}, chip, ` ${hex}`);
+      return el('td', { class: 'colour-cell' }, chip, el('span', { class: 'hex', text: hex }));
     };
     return el('tr', {}, el('td', { text: row.round }), row.target ? swatch(row.target.hex) : el('td', { text: '—' }),
-      swatch(row.guess.hex), el('td', { text: `${row.deltaEText} (${row.meaning})` }), el('td', { text: row.score }));
+      swatch(row.guess.hex),
+      el('td', {}, closeness(row).word, el('span', { class: 'exact', text: `ΔE ${row.deltaEText}` })),
+      el('td', { text: row.score }));
   }));
   if (first) over.focus();
 }

@@ -110,23 +110,37 @@ function showReport(v, summary) {
   const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
   const figures = [
     ['Score', v.score],
-    ['Trials', r.trials ?? v.answered],
-    ['Accuracy', r.accuracy === undefined ? '—' : `${Math.round(r.accuracy * 100)}%`],
+    ['Answers', r.trials ?? v.answered],
+    ['Right', r.accuracy === undefined ? '—' : `${Math.round(r.accuracy * 100)}%`],
     ['Best streak', r.bestStreak ?? v.bestStreak],
-    ['Mean time, congruent', ms(r.meanReactionMsCongruent)],
-    ['Mean time, incongruent', ms(r.meanReactionMsIncongruent)],
-    ['Interference', r.interferenceMs === undefined || r.interferenceMs === null ? '—' : `${Math.round(r.interferenceMs)} ms`],
   ];
-  $('#report').replaceChildren(...figures.map(([k, val]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(val) }))));
+  const times = [
+    ['Time when word and ink agree', ms(r.meanReactionMsCongruent)],
+    ['Time when they disagree', ms(r.meanReactionMsIncongruent)],
+    ['Slowed by the mismatch', ms(r.interferenceMs)],
+  ];
+  const figureList = (pairs) => pairs.map(([k, val]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(val) })));
+  $('#report').replaceChildren(...figureList(figures));
+  setText('#interference', interferenceSentence(r.interferenceMs));
+  $('#exact-times').replaceChildren(...figureList(times));
   const records = r.trialRecords || [];
   $('#trials').replaceChildren(...records.map((t) => el('tr', {},
     el('td', { text: t.index }),
     el('td', { text: t.topWord }),
-    el('td', { text: `${t.bottomWord} / ${t.bottomInk}${t.congruent ? '' : ' (incongruent)'}` }),
+    el('td', { text: `${t.bottomWord}, in ${t.bottomInk} ink` }),
     el('td', { text: `${t.answer ? 'Yes' : 'No'} ${t.correct ? '✓' : '✗'}` }),
     el('td', { text: `${t.reactionMs} ms` }))));
   $('#csv').disabled = records.length === 0;
   if (first) over.focus();
+}
+
+// The interference (Stroop) effect in one sentence: how much slower the player answered when
+// a word's meaning and its ink disagreed than when they agreed.
+function interferenceSentence(ms) {
+  if (ms === undefined || ms === null) return 'Answer both kinds of cards (word and ink agreeing, and not) to see how a mismatch slows you down.';
+  const size = Math.round(Math.abs(ms));
+  if (size === 0) return 'You answered just as fast when the word and its ink disagreed.';
+  return `You answered ${size} ms ${ms > 0 ? 'slower' : 'faster'} when the word and its ink disagreed.`;
 }
 
 // The end-of-game figures: the reply's summary, or the view's report from an older server.

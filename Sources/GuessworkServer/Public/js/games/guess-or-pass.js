@@ -21,7 +21,8 @@ let announcedTen = false;
 let audio = null;
 
 const mode = () => (player && player.preferences && player.preferences.inputMode) || 'all';
-const allows = (m) => mode() === 'all' || mode() === m;
+// When tilting cannot work, buttons and swipes always can: a tilt-only round stays playable.
+const allows = (m) => mode() === 'all' || mode() === m || (!!tiltOff && m !== 'tilts');
 
 function categoryTitle(id) {
   const c = categories.find((x) => x.id === id);
@@ -60,6 +61,8 @@ function render(reply) {
   if (last) flash(last.type === 'guessed');
   scheduleRefresh(v);
   if (!stopLoop) stopLoop = animate(tick);
+  // A round this page did not start (a reload mid-round): no tap to ask with, so no fullscreen.
+  if (!holding) { holdScreen(false); requestTilt(); }
 }
 
 // The view's countdown digit and seconds change as each whole second of the phase passes (and
@@ -160,6 +163,9 @@ function setupSwipes() {
 // tilt counts once the phone is back within 20° of upright.
 let armed = true;
 let tiltListening = false;
+// Why tilting cannot work here (a phrase for "Tilting is off because …"), or null.
+let tiltOff = null;
+let tiltWait = 0;
 export function tiltFromOrientation(beta, gamma) {
   const rad = Math.PI / 180;
   const up = Math.cos(beta * rad) * Math.cos(gamma * rad);
@@ -167,7 +173,10 @@ export function tiltFromOrientation(beta, gamma) {
 }
 
 function onOrientation(event) {
-  if (!allows('tilts') || event.beta === null || event.gamma === null) return;
+  if (!allows('tilts')) return;
+  // Browsers without a sensor send one event with no angles.
+  if (event.beta === null || event.gamma === null) { tiltUnavailable('this device has no tilt sensor'); return; }
+  tiltWorks();
   const tilt = tiltFromOrientation(event.beta, event.gamma);
   if (armed) {
     if (tilt <= -60) { armed = false; send('guessed'); }
@@ -177,21 +186,49 @@ function onOrientation(event) {
   }
 }
 
+// Listens for tilts; a sensor that says nothing in its first seconds counts as missing.
 function listenForTilts() {
-  if (tiltListening || !allows('tilts') || !('DeviceOrientationEvent' in window)) return;
+  if (tiltListening) return;
   tiltListening = true;
   window.addEventListener('deviceorientation', onOrientation);
+  clearTimeout(tiltWait);
+  tiltWait = setTimeout(() => tiltUnavailable('no tilt sensor answered'), 3000);
 }
 
-/** Asks for motion access where the browser wants a tap first (iOS). Call from a click. */
+function tiltWorks() {
+  clearTimeout(tiltWait);
+  if (!tiltOff) return;
+  tiltOff = null;
+  applyMode();
+}
+
+// Says, in one sentence during the round, why tilting is off and what works instead.
+function tiltUnavailable(reason) {
+  clearTimeout(tiltWait);
+  if (tiltOff === reason) return;
+  tiltOff = reason;
+  applyMode();
+}
+
+/**
+ * Asks for motion access where the browser wants it asked from a tap (iOS), and listens for
+ * tilts. Call it from the click that starts the round: both requests go out before any await,
+ * while the tap still counts.
+ */
 async function requestTilt() {
-  if (!allows('tilts') || !('DeviceOrientationEvent' in window)) return;
-  const D = window.DeviceOrientationEvent;
-  if (typeof D.requestPermission === 'function') {
-    try {
-      const answer = await D.requestPermission();
-      if (answer !== 'granted') { say('Tilting is off: motion access was not allowed.'); return; }
-    } catch { $('#tilt-enable').hidden = false; return; }
+  if (!allows('tilts')) return;
+  if (!window.isSecureContext) { tiltUnavailable('the page was opened over http, and phones only allow tilting on a secure (https) address'); return; }
+  if (!('DeviceOrientationEvent' in window)) { tiltUnavailable('this browser does not report tilting'); return; }
+  const asks = [window.DeviceMotionEvent, window.DeviceOrientationEvent]
+    .filter((E) => E && typeof E.requestPermission === 'function')
+    .map((E) => E.requestPermission());
+  try {
+    const answers = await Promise.all(asks);
+    if (answers.some((a) => a !== 'granted')) { tiltUnavailable('motion access was not allowed'); return; }
+  } catch {
+    // Asked outside a tap (a resumed round): a tap on "Enable tilting" asks again.
+    $('#tilt-enable').hidden = false;
+    return;
   }
   $('#tilt-enable').hidden = true;
   listenForTilts();
@@ -202,13 +239,47 @@ function applyMode() {
   const ways = [];
   if (allows('buttons')) ways.push('tap Guessed or Pass');
   if (allows('swipes')) ways.push('swipe right to guess, left to pass');
-  if (allows('tilts')) ways.push('tilt forward to guess, back to pass');
+  if (allows('tilts') && !tiltOff) ways.push('tilt forward to guess, back to pass');
   ways.push('keys: → or Space = guessed, ← = pass');
   setText('#input-help', `${ways.join(' · ')}.`);
   setText('#mode-line', `Input: ${MODE_TEXT[mode()]} (change it in Settings).`);
-  const D = window.DeviceOrientationEvent;
-  if (allows('tilts') && D && typeof D.requestPermission === 'function') $('#tilt-enable').hidden = false;
-  else listenForTilts();
+  $('#tilt-note').hidden = !tiltOff;
+  setText('#tilt-note', tiltOff ? `Tilting is off because ${tiltOff}: tap Guessed or Pass, or swipe the word.` : '');
+}
+
+// The round holds the screen: fullscreen (asked from the tap that starts it) and awake (a
+// phone held to the forehead must not dim), until it ends. A refusal changes nothing else.
+let holding = false;
+let wakeLock = null;
+let askingForWakeLock = false;
+function holdScreen(fullscreen) {
+  holding = true;
+  const root = document.documentElement;
+  if (fullscreen && !document.fullscreenElement && root.requestFullscreen) root.requestFullscreen().catch(() => {});
+  keepAwake();
+}
+
+// The browser lets a wake lock go when the page is hidden: take it again on coming back.
+// One request at a time, so that no second lock is left held.
+async function keepAwake() {
+  if (!holding || wakeLock || askingForWakeLock || !navigator.wakeLock || document.visibilityState !== 'visible') return;
+  askingForWakeLock = true;
+  try {
+    const lock = await navigator.wakeLock.request('screen');
+    if (!holding) { lock.release().catch(() => {}); return; }
+    wakeLock = lock;
+    lock.addEventListener('release', () => { if (wakeLock === lock) wakeLock = null; });
+  } catch {
+    // Refused (battery saver, say): the screen may dim.
+  } finally {
+    askingForWakeLock = false;
+  }
+}
+
+function releaseScreen() {
+  holding = false;
+  if (wakeLock) { wakeLock.release().catch(() => {}); wakeLock = null; }
+  if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(() => {});
 }
 
 // The best scores: overall, and per category from the figure the catalog says holds them.
@@ -237,6 +308,7 @@ function stopTimers() {
   if (stopLoop) { stopLoop(); stopLoop = null; }
   clearTimeout(refreshTimer);
   document.body.classList.remove('last-ten');
+  releaseScreen();
 }
 
 function buildCategories() {
@@ -261,12 +333,16 @@ function play() {
   openDialog($('#confirm'));
 }
 
+// Called from the tap that starts a round ("Start game", "Play again"): what a browser grants
+// only to a tap (motion access, fullscreen, sound) is asked for here, before anything waits.
+// Motion first: asking for fullscreen uses the tap up.
 async function startGame() {
   closeDialog($('#confirm'));
+  requestTilt();
+  holdScreen(true);
   try {
     if (!audio && window.AudioContext) audio = new AudioContext();
   } catch { audio = null; }
-  requestTilt();
   announcedTen = false;
   armed = true;
   try {
@@ -274,6 +350,7 @@ async function startGame() {
     say('');
     $(allows('buttons') ? '#guessed' : '#end').focus();
   } catch (e) {
+    releaseScreen();
     say(e.message, 'error');
   }
 }
@@ -318,6 +395,7 @@ async function main() {
   $('#guessed').addEventListener('click', () => send('guessed'));
   $('#pass').addEventListener('click', () => send('pass'));
   $('#end').addEventListener('click', () => session.act({ type: 'end' }));
+  document.addEventListener('visibilitychange', keepAwake);
   $('#tilt-enable').addEventListener('click', requestTilt);
   $('#again').addEventListener('click', () => { if (chosen) startGame(); else showSetup(); });
   $('#change').addEventListener('click', showSetup);

@@ -107,10 +107,11 @@ function render(reply) {
   setTimeout(() => (v.isOver ? showOver(v) : showAnswer(v)), delay);
 }
 
-// The server's title ("Correct" / "Wrong! That's <name>."), with the deck's noun put before the
-// name when the server left it out.
+// The server's title ("Correct" / "Wrong! That's <name>.") as a sentence ("Correct!"), with the
+// deck's noun put before the name when the server left it out.
 function answerTitle(a) {
-  const title = a.title || (a.correct ? 'Correct' : `Wrong! That's ${a.chosenName}.`);
+  const given = a.title || (a.correct ? 'Correct' : `Wrong! That's ${a.chosenName}.`);
+  const title = /[.!?]$/.test(given) ? given : `${given}!`;
   const noun = deck && deck.noun;
   if (a.correct || !noun) return title;
   const bare = `Wrong! That's ${a.chosenName}.`;
@@ -129,7 +130,8 @@ function showAnswer(v) {
 function showOver(v) {
   if (session.view !== v) return;
   closeDialog($('#answer'));
-  setText('#over-title', v.answer ? `${answerTitle(v.answer)} Game over!` : 'Game over!');
+  // The last answer's verdict heads the dialog; the end of the game is the sentence below it.
+  setText('#over-title', v.answer ? answerTitle(v.answer) : 'Game over!');
   setText('#over-text', v.message || `Your final score was ${v.score}.`);
   const missed = v.missed || [];
   $('#missed-block').hidden = missed.length === 0;
@@ -187,14 +189,15 @@ function size(d) {
 }
 
 // A deck's card: its title, size and colours; a playable deck's card is its Play button, a deck
-// without enough photos says how to add them instead.
+// without enough photos says so plainly (how to add them is for whoever runs the server: the
+// deck list's needsPhotos and the README, never a command shown to a player).
 function deckCard(d) {
   const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
   swatch.style.background = `linear-gradient(90deg, ${themeOf(d).join(', ')})`;
   if (!d.playable) {
     return el('div', { class: 'deck-card needs-photos', 'data-id': d.id }, swatch,
       el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
-      el('span', { class: 'how', text: d.needsPhotos || 'Needs photos before it can be played.' }));
+      el('span', { class: 'how', text: 'Not ready to play: its photos are not installed on this server.' }));
   }
   return el('button', { type: 'button', class: 'deck-card', 'data-id': d.id, on: { click: () => start(d) } },
     swatch, el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
