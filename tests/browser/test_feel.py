@@ -156,7 +156,7 @@ def test_a_guess_or_pass_round_that_ends_on_time_celebrates_a_new_best(player):
     reply = player.js("return fetch('/api/games/' + new URLSearchParams(location.search).get('game'))"
                       ".then((r) => r.json())")
     assert reply["view"]["endReason"] == "timeUp" and reply["newBest"] is True
-    expected = "New best in Animals!" + (" New best score overall!" if reply.get("newBestOverall") else "")
+    expected = "New best in Animals!" + ("\nNew best score overall!" if reply.get("newBestOverall") else "")
     assert line.text == expected
     assert player.js("return window.__bursts") == 1
     wait_cue(player, "win")
@@ -249,3 +249,30 @@ def test_every_page_passes_axe_with_the_sound_switch(player):
     if found:
         problems["number.html (won, muted)"] = found
     assert problems == {}
+
+
+def test_a_perfect_bullseye_match_and_round_are_cheered(player):
+    """The target is a picture the page may not read; the test reads it to aim exactly."""
+    player.join("Bea")
+    player.open("bullseye.html")
+    player.find("#start")
+    player.js("document.querySelector('#set-rounds').value = '1'")
+    player.click("#start")
+    player.find("#r")
+    svg = player.js("return fetch(document.querySelector('#target').src).then((r) => r.text())")
+    hex = re.search(r'fill="#([0-9a-fA-F]{6})"', svg).group(1)
+    player.js("""for (const [id, value] of arguments[0]) {
+                   const slider = document.getElementById(id);
+                   slider.value = String(value);
+                   slider.dispatchEvent(new Event('input'));
+                 }""", [["r", int(hex[0:2], 16)], ["g", int(hex[2:4], 16)], ["b", int(hex[4:6], 16)]])
+    player.js(WATCH_CONFETTI)
+    player.click("#check")
+    assert player.text("#result-score") == "100 / 100"
+    assert player.text("#result .celebration") == "Perfect match: 100 out of 100!"
+    assert player.js("return window.__bursts") == 1
+    wait_cue(player, "win")
+    player.click("#next")
+    line = player.text("#over .celebration")
+    assert line.startswith("Perfect round: 100 out of 100!\nNew best score"), line
+    assert player.js("return window.__bursts") == 2

@@ -29,7 +29,7 @@ export function bestLines(reply, variantTitle) {
  */
 export function celebrate(panel, lines, fresh, soundDelay = 0.2) {
   const line = celebrationLine(panel);
-  line.textContent = lines.join(' ');
+  line.replaceChildren(...lines.map((text) => el('span', { text })));
   line.hidden = lines.length === 0;
   line.classList.remove('pop');
   if (!lines.length || !fresh) return;
