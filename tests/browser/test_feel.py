@@ -201,6 +201,18 @@ def test_the_sound_switch_mutes_every_cue_and_is_remembered(player):
     assert cues(player) == ["wrong"]
 
 
+def test_changing_the_input_mode_keeps_the_sound_as_switched(player):
+    """Settings saves only the preference it changes: a mute made in its header stays."""
+    player.join("Ines")
+    player.open("settings.html")
+    player.click("#sound-switch")
+    WebDriverWait(player.d, 5, poll_frequency=POLL).until(lambda d: server_prefs(player)["sound"] is False)
+    player.click("input[name=mode][value=buttons]")
+    player.wait_text("#status", "Input mode saved")
+    prefs = server_prefs(player)
+    assert prefs["inputMode"] == "buttons" and prefs["sound"] is False, prefs
+
+
 def test_a_hidden_page_plays_nothing(player):
     player.join("Hal")
     new_number_game(player, high=999, attempts=20)
