@@ -288,3 +288,26 @@ def test_a_perfect_bullseye_match_and_round_are_cheered(player):
     line = player.text("#over .celebration")
     assert line.startswith("Perfect round: 100 out of 100!\nNew best score"), line
     assert player.js("return window.__bursts") == 2
+
+
+def test_a_picture_quiz_answer_sounds_right_or_wrong_and_a_perfect_round_is_cheered(player):
+    player.join("Quinn")
+    player.open("picture-quiz.html")
+    player.find("#decks button")
+    player.js("document.querySelector('#set-questions').value = '1';"
+              "document.querySelector('#set-choices').value = '2';")
+    player.click("#decks button")
+    player.js(WATCH_CONFETTI)
+    player.click("#pictures button")
+    title = player.text("#over-title")
+    right = title.startswith("Correct")
+    assert right or title.startswith("Wrong"), title
+    assert cues(player)[0] == ("correct" if right else "wrong")
+    line = player.d.find_element(By.CSS_SELECTOR, "#over .celebration")
+    if right:
+        assert line.text.startswith("Perfect round: 1 out of 1 right!\nNew best in Animal Friends!")
+        assert player.js("return window.__bursts") == 1
+        wait_cue(player, "win")
+    else:
+        assert not line.is_displayed()
+        assert player.js("return window.__bursts") == 0
