@@ -1,5 +1,6 @@
 // Shared helpers for every page: the JSON API, a game session that serialises actions,
 // small DOM builders (text only, never HTML from data) and dialogs.
+import { soundOn, setSoundOn } from './sound.js';
 
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
@@ -146,6 +147,9 @@ export class GameSession {
     this.kind = kind;
     this.onReply = onReply;
     this.reply = null;
+    // True while the reply being drawn is the one that ended a game this page saw in play (not
+    // a finished game opened again): only then does a page cheer or sound the end.
+    this.endedNow = false;
     this.queue = Promise.resolve();
   }
 
@@ -154,6 +158,7 @@ export class GameSession {
 
   accept(reply) {
     if (this.reply && reply.id === this.reply.id && reply.version < this.reply.version) return;
+    this.endedNow = reply.isOver && !!this.reply && this.reply.id === reply.id && !this.reply.isOver;
     this.reply = reply;
     setGameIdInURL(reply.id);
     this.onReply(reply);
@@ -251,6 +256,40 @@ export function showPlayerChip(player) {
     chip.append(el('span', { class: 'avatar small initial', 'aria-hidden': 'true', text: initialOf(player.name) }));
   }
   chip.append(el('span', { class: 'player-name', text: player.name }));
+  showSoundSwitch(player);
+}
+
+// The sound switch, once per page, before the player chip: the player's preference, kept on
+// the server so that it follows them to every page and device.
+function showSoundSwitch(player) {
+  setSoundOn(!player.preferences || player.preferences.sound !== false);
+  let button = $('#sound-switch');
+  if (!button) {
+    button = el('button', { type: 'button', id: 'sound-switch', class: 'sound-switch', 'aria-label': 'Sound', on: { click: toggleSound } });
+    $('#player-chip').before(button);
+  }
+  drawSoundSwitch(button);
+}
+
+function drawSoundSwitch(button) {
+  const on = soundOn();
+  button.setAttribute('aria-pressed', String(on));
+  button.textContent = on ? '🔊' : '🔇';
+  button.title = on ? 'Sound is on: press to mute' : 'Sound is off: press to turn it on';
+}
+
+async function toggleSound(event) {
+  const button = event.currentTarget;
+  const on = !soundOn();
+  setSoundOn(on);
+  drawSoundSwitch(button);
+  try {
+    await api('PATCH', '/api/me', { preferences: { sound: on } });
+  } catch (e) {
+    setSoundOn(!on);
+    drawSoundSwitch(button);
+    say(`The sound could not be turned ${on ? 'on' : 'off'}: ${e.message}`, 'error');
+  }
 }
 
 /** The avatar's address, with a cache-buster so a new picture shows at once. */

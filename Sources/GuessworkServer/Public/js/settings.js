@@ -17,7 +17,8 @@ async function main() {
     radio.checked = radio.value === player.preferences.inputMode;
     radio.addEventListener('change', async () => {
       try {
-        player = await api('PATCH', '/api/me', { preferences: { ...player.preferences, inputMode: radio.value } });
+        // Only the input mode: the sound may have been switched in the header since the page opened.
+        player = await api('PATCH', '/api/me', { preferences: { inputMode: radio.value } });
         say(`Input mode saved: ${radio.parentElement.textContent.trim()}.`);
       } catch (e) { say(e.message, 'error'); }
     });

@@ -2,15 +2,20 @@
 // the sliders mix a guess that is previewed live and sent with "Check my match".
 import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, openDialog, closeDialog } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import { play as sound } from '../sound.js';
+import { celebrate, bestLines } from '../celebrate.js';
 import '../daily-badge.js';
 
 const session = new GameSession('bullseye', render);
 const channels = ['r', 'g', 'b'];
 let shownRound = null;
+// The game ended while this page watched: its results, once shown, are cheered.
+let endedHere = false;
 
 function render(reply) {
   const v = reply.view;
   $('#setup').hidden = true;
+  if (session.endedNow) endedHere = true;
   if (v.isOver && !(reply.events && reply.events.some((e) => e.type === 'scored'))) {
     return showOver(v);
   }
@@ -32,7 +37,14 @@ function render(reply) {
   for (const c of channels) $(`#${c}`).disabled = !can.has('check');
 
   const checked = reply.events && reply.events.some((e) => e.type === 'scored' || e.type === 'checked');
-  if (v.result && (v.phase === 'scored' || v.isOver || (v.freePlay && checked))) showResult(reply);
+  if (checked) soundScore(v.result.score);
+  if (v.result && (v.phase === 'scored' || v.isOver || (v.freePlay && checked))) showResult(reply, checked);
+}
+
+// A close match sounds right and a poor one wrong; a perfect one is cheered by the celebration.
+function soundScore(score) {
+  if (score >= 80 && score < 100) sound('correct');
+  else if (score < 50) sound('wrong');
 }
 
 function setSliders(rgb) {
@@ -53,9 +65,12 @@ function preview() {
   chip.setAttribute('aria-label', `Your colour: red ${g.r}, green ${g.g}, blue ${g.b}`);
 }
 
-function showResult(reply) {
+function showResult(reply, fresh) {
   const v = reply.view;
   const r = v.result;
+  // One colour: a perfect match is cheered, a close one (90 or more) gets its line.
+  celebrate($('#result'), r.score === 100 ? ['Perfect match: 100 out of 100!']
+    : r.score >= 90 ? [`Great match: ${r.score} out of 100!`] : [], fresh && r.score === 100);
   setText('#result-title', v.freePlay ? 'Your match' : `Colour ${r.round}: your score`);
   setText('#result-score', `${r.score} / 100`);
   setText('#result-delta', closeness(r).sentence);
@@ -125,7 +140,20 @@ function showOver(v) {
       el('td', {}, closeness(row).word, el('span', { class: 'exact', text: `ΔE ${row.deltaEText}` })),
       el('td', { text: row.score }));
   }));
+  celebrate(over, roundLines(session.reply, v), endedHere);
+  endedHere = false;
   if (first) over.focus();
+}
+
+// A perfect round (every colour matched exactly), a high one (90% of the points or more), a
+// new best.
+function roundLines(reply, v) {
+  const lines = [];
+  if (!v.freePlay && v.maxTotal) {
+    if (v.total === v.maxTotal) lines.push(`Perfect round: ${v.total} out of ${v.maxTotal}!`);
+    else if (v.total >= 0.9 * v.maxTotal) lines.push(`Great eye: ${v.total} out of ${v.maxTotal}!`);
+  }
+  return [...lines, ...bestLines(reply)];
 }
 
 async function start() {

@@ -3,6 +3,8 @@
 // time from the moment the cards are painted.
 import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, animate, afterPaint } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import { play as sound } from '../sound.js';
+import { celebrate, bestLines } from '../celebrate.js';
 import '../daily-badge.js';
 
 const session = new GameSession('color-match', render);
@@ -23,7 +25,9 @@ function render(reply) {
   setText('#score', v.score);
   setText('#streak', v.streak);
   setText('#clock', v.clock);
-  if (v.isOver) return showReport(v, reply.summary);
+  const answered = reply.events && reply.events.find((e) => e.type === 'answered');
+  if (answered) sound(answered.correct ? 'correct' : 'wrong');
+  if (v.isOver) return showReport(v, reply);
   $('#play').hidden = false;
   $('#over').hidden = true;
   $('#countdown').hidden = v.phase !== 'countdown';
@@ -99,13 +103,15 @@ function onKey(event) {
   else if (key === 'arrowleft' || key === 'n') { answer(false); event.preventDefault(); }
 }
 
-function showReport(v, summary) {
+function showReport(v, reply) {
+  const timeUp = session.endedNow && v.endReason === 'timeUp';
+  if (timeUp) sound('time-up');
   if (stopLoop) { stopLoop(); stopLoop = null; }
   $('#play').hidden = true;
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  const r = report(v, summary);
+  const r = report(v, reply.summary);
   setText('#over-title', v.endReason === 'quit' ? `You quit · score ${v.score}` : `Time's up! Score ${v.score}`);
   const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
   const figures = [
@@ -131,6 +137,7 @@ function showReport(v, summary) {
     el('td', { text: `${t.answer ? 'Yes' : 'No'} ${t.correct ? '✓' : '✗'}` }),
     el('td', { text: `${t.reactionMs} ms` }))));
   $('#csv').disabled = records.length === 0;
+  celebrate(over, cheers(reply, r), session.endedNow, timeUp ? 0.9 : undefined);
   if (first) over.focus();
 }
 
@@ -141,6 +148,15 @@ function interferenceSentence(ms) {
   const size = Math.round(Math.abs(ms));
   if (size === 0) return 'You answered just as fast when the word and its ink disagreed.';
   return `You answered ${size} ms ${ms > 0 ? 'slower' : 'faster'} when the word and its ink disagreed.`;
+}
+
+// A perfect round: played to the end of the clock with every answer right (at least one).
+function cheers(reply, r) {
+  const trials = (r.trialRecords || []).length;
+  const right = (r.trialRecords || []).filter((t) => t.correct).length;
+  const full = reply.view.endReason === 'timeUp';
+  const perfect = full && trials > 0 && right === trials ? [`Perfect round: ${right} out of ${trials} right!`] : [];
+  return [...perfect, ...bestLines(reply)];
 }
 
 // The end-of-game figures: the reply's summary, or the view's report from an older server.

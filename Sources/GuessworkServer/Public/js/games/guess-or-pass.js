@@ -3,6 +3,8 @@
 // as each second passes); only the bar drains locally between answers.
 import { GameSession, boot, resumeOrSetup, api, catalog, gameEntry, el, $, setText, say, animate, openDialog, closeDialog, setGameIdInURL } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import { play as sound } from '../sound.js';
+import { celebrate, bestLines } from '../celebrate.js';
 import '../daily-badge.js';
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
@@ -18,7 +20,7 @@ let stopLoop = null;
 let refreshTimer = 0;
 let refreshing = false;
 let announcedTen = false;
-let audio = null;
+let tickedAt = null;
 
 const mode = () => (player && player.preferences && player.preferences.inputMode) || 'all';
 // When tilting cannot work, buttons and swipes always can: a tilt-only round stays playable.
@@ -55,10 +57,14 @@ function render(reply) {
   if (lastTen && !announcedTen) {
     announcedTen = true;
     setText('#alert', 'Ten seconds left!');
-    signal();
+    if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
   }
+  if (lastTen) tickOnce(v.secondsLeft);
   const last = reply.events && reply.events.find((e) => e.type === 'guessed' || e.type === 'passed');
-  if (last) flash(last.type === 'guessed');
+  if (last) {
+    flash(last.type === 'guessed');
+    sound(last.type === 'guessed' ? 'correct' : 'wrong');
+  }
   scheduleRefresh(v);
   if (!stopLoop) stopLoop = animate(tick);
   // A round this page did not start (a reload mid-round): no tap to ask with, so no fullscreen.
@@ -103,19 +109,12 @@ function tick(now) {
   return true;
 }
 
-// The last-ten-seconds signal: a short beep (when sound was unlocked by a tap) and a buzz.
-function signal() {
-  if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
-  if (!audio) return;
-  try {
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.value = 880;
-    gain.gain.value = 0.15;
-    osc.connect(gain).connect(audio.destination);
-    osc.start();
-    osc.stop(audio.currentTime + 0.25);
-  } catch { /* no sound: the bar and the flash still say it */ }
+// The last ten seconds tick once a second (the view is asked for again as each one passes;
+// an answer's reply in the same second does not tick again), the final three differently.
+function tickOnce(secondsLeft) {
+  if (secondsLeft === tickedAt || !secondsLeft) return;
+  tickedAt = secondsLeft;
+  sound(secondsLeft <= 3 ? 'last-tick' : 'tick');
 }
 
 function send(type) {
@@ -340,10 +339,8 @@ async function startGame() {
   closeDialog($('#confirm'));
   requestTilt();
   holdScreen(true);
-  try {
-    if (!audio && window.AudioContext) audio = new AudioContext();
-  } catch { audio = null; }
   announcedTen = false;
+  tickedAt = null;
   armed = true;
   try {
     await session.start({ category: chosen, settings: readSettings($('#settings')) });
@@ -358,6 +355,9 @@ async function startGame() {
 async function showOver(reply) {
   stopTimers();
   const v = reply.view;
+  const endedNow = session.endedNow;
+  const timeUp = endedNow && v.endReason === 'timeUp';
+  if (timeUp) sound('time-up');
   $('#play').hidden = true;
   const over = $('#over');
   const first = over.hidden;
@@ -369,8 +369,9 @@ async function showOver(reply) {
   setText('#missed-line', v.missed ? `On screen when the round ended: ${v.missed}` : '');
   if (v.category) chosen = v.category;
   if (first) over.focus();
-  // The server says whether this game beat every earlier one in its category.
-  $('#new-best').hidden = !reply.newBest;
+  // The server says whether this game beat every earlier one in its category, and every one;
+  // the cheer waits for the time-up cue to finish.
+  celebrate(over, bestLines(reply, categoryTitle(v.category)), endedNow, timeUp ? 0.9 : undefined);
   const figures = await loadBest();
   const best = figures.byCategory[v.category];
   const parts = [];

@@ -1,6 +1,8 @@
 // Guess the Number: the digit pad sends key presses; the server keeps the display and rules.
 import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import { play as sound } from '../sound.js';
+import { celebrate, bestLines } from '../celebrate.js';
 import '../daily-badge.js';
 
 const session = new GameSession('number', render);
@@ -26,6 +28,7 @@ function render(reply) {
   renderDisplay(v);
   $('#guesses').replaceChildren(...v.guesses.map((g) => el('li', { text: g.text })));
   for (const button of $('#pad').querySelectorAll('button')) button.disabled = v.isOver;
+  soundGuess(reply.events);
 
   const over = $('#over');
   if (v.isOver) {
@@ -35,10 +38,24 @@ function render(reply) {
     setText('#reveal', `My number was ${v.secret}.`);
     setText('#over-score', `Score: ${reply.score}`);
     renderAnalysis(v, reply.summary);
+    celebrate(over, winLines(reply), session.endedNow);
     if (wasHidden) over.focus();
   } else {
     over.hidden = true;
   }
+}
+
+// A guess that missed sounds wrong; the winning one is cheered by the celebration.
+function soundGuess(events) {
+  const types = (events || []).map((e) => e.type);
+  if (types.includes('guessed') && !types.includes('won')) sound('wrong');
+}
+
+function winLines(reply) {
+  const v = reply.view;
+  if (v.phase !== 'won') return [];
+  const n = v.guesses.length;
+  return [`You won in ${n} ${n === 1 ? 'guess' : 'guesses'}!`, ...bestLines(reply)];
 }
 
 function renderDisplay(v) {

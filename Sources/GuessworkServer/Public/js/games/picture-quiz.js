@@ -2,6 +2,8 @@
 // picture is right; this page animates the tap and shows the dialogs the view describes.
 import { GameSession, api, boot, resumeOrSetup, gameEntry, el, $, setText, say, reducedMotion, openDialog, closeDialog, setGameIdInURL } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
+import { play as sound } from '../sound.js';
+import { celebrate, bestLines } from '../celebrate.js';
 import '../daily-badge.js';
 
 const session = new GameSession('picture-quiz', render);
@@ -103,8 +105,10 @@ function render(reply) {
       b.classList.toggle('right', !v.answer.correct && i === v.answer.rightChoice);
     });
   }
+  if (fresh && v.answer) sound(v.answer.correct ? 'correct' : 'wrong');
+  const endedNow = session.endedNow;
   const delay = fresh && !reducedMotion() ? 850 : 0;
-  setTimeout(() => (v.isOver ? showOver(v) : showAnswer(v)), delay);
+  setTimeout(() => (v.isOver ? showOver(v, endedNow) : showAnswer(v)), delay);
 }
 
 // The server's title ("Correct" / "Wrong! That's <name>.") as a sentence ("Correct!"), with the
@@ -127,7 +131,8 @@ function showAnswer(v) {
   openDialog($('#answer'));
 }
 
-function showOver(v) {
+// `endedNow`: the last answer ended the game on this page (not a finished game opened again).
+function showOver(v, endedNow) {
   if (session.view !== v) return;
   closeDialog($('#answer'));
   // The last answer's verdict heads the dialog; the end of the game is the sentence below it.
@@ -138,7 +143,15 @@ function showOver(v) {
   $('#missed').replaceChildren(...missed.map((m) => el('li', {},
     picture(m.answerId, m.answerName),
     el('span', { text: `Q${m.questionNumber}: ${m.answerName} (you tapped ${m.chosenName})` }))));
+  celebrate($('#over'), overLines(session.reply), endedNow);
   openDialog($('#over'));
+}
+
+// Every question right is a perfect round; and a new best in the deck or over every deck.
+function overLines(reply) {
+  const s = reply.summary || {};
+  const perfect = s.questions > 0 && s.correct === s.questions ? [`Perfect round: ${s.correct} out of ${s.questions} right!`] : [];
+  return [...perfect, ...bestLines(reply, deck && deck.title)];
 }
 
 function choose(index) {
