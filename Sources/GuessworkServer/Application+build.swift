@@ -40,7 +40,8 @@ public func buildApplication(
     _ = MetricsEndpoint.registry  // set up before anything makes a metric
     router.add(middleware: MetricsMiddleware())
   }
-  router.add(middleware: EdgeMiddleware())
+  router.add(
+    middleware: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
   let words = WordBank(
     store: store, datamuse: configuration.datamuse, logger: logger,
     now: { clock().milliseconds })
@@ -76,7 +77,9 @@ public func buildApplication(
   let onListening = configuration.onListening
   var app = Application(
     router: router,
-    server: try serverBuilder(configuration.tls),
+    server: try serverBuilder(
+      configuration.tls, requestDeadline: .seconds(Int64(configuration.requestDeadlineSeconds)),
+      logger: logger),
     configuration: .init(
       address: .hostname(configuration.host, port: configuration.port), serverName: "Guesswork"),
     onServerRunning: { channel in
@@ -99,9 +102,16 @@ public func buildApplication(
 }
 
 /// HTTP/1.1, over TLS when given a certificate. A client that stops sending mid-request (or
-/// never sends its body) is let go.
-func serverBuilder(_ tls: ServerConfiguration.TLSFiles?) throws -> HTTPServerBuilder {
-  let http = HTTPServerBuilder.http1(configuration: .init(idleTimeout: .seconds(30)))
+/// never sends its body), or takes longer than `requestDeadline` to send one, is let go.
+func serverBuilder(
+  _ tls: ServerConfiguration.TLSFiles?, requestDeadline: TimeAmount, logger: Logger
+) throws -> HTTPServerBuilder {
+  let http = HTTPServerBuilder.http1(
+    configuration: .init(
+      additionalChannelHandlers: [
+        RequestDeadlineHandler(deadline: requestDeadline, logger: logger)
+      ],
+      idleTimeout: .seconds(30)))
   guard let tls else { return http }
   let configuration = TLSConfiguration.makeServerConfiguration(
     certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateChain).map {

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
   /// Serve this CA certificate at ``LocalCertificate/caPath`` (`serve --https`'s own, for
   /// phones to trust).
   public var localCA: LocalCertificate.Files?
+  /// How long a request may take to arrive whole (its head and body), in seconds.
+  public var requestDeadlineSeconds = 30
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
   /// without rebuilding).
   public var publicDirectory: String?
@@ -57,7 +59,7 @@ public struct ServerConfiguration: Sendable {
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
   /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_DATAMUSE`
   /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
-  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT` and `GUESSWORK_TLS_KEY`; what is unset keeps its default.
+  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY` and `GUESSWORK_REQUEST_DEADLINE` (seconds); what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -82,6 +84,9 @@ public struct ServerConfiguration: Sendable {
     }
     if let host = environment["GUESSWORK_METRICS_HOST"], !host.isEmpty {
       configuration.metricsHost = host
+    }
+    if let seconds = environment["GUESSWORK_REQUEST_DEADLINE"].flatMap(Int.init), seconds > 0 {
+      configuration.requestDeadlineSeconds = seconds
     }
     if let certificate = environment["GUESSWORK_TLS_CERT"], !certificate.isEmpty,
       let key = environment["GUESSWORK_TLS_KEY"], !key.isEmpty

@@ -10,6 +10,10 @@ import NIOFoundationCompat
 /// the right status, adds the security headers, and logs one line with the status and the
 /// duration.
 struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
+  /// Whether browsers reach the server over HTTPS only (its own TLS, or a proxy's): they are
+  /// then told to keep to HTTPS (`Strict-Transport-Security`).
+  var httpsOnly = false
+
   static var securityHeaders: HTTPFields {
     [
       .xContentTypeOptions: "nosniff",
@@ -33,6 +37,7 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
     for field in Self.securityHeaders where response.headers[field.name] == nil {
       response.headers.append(field)
     }
+    if httpsOnly { response.headers[.strictTransportSecurity] = "max-age=31536000" }
     let elapsed = ContinuousClock.now - start
     let milliseconds =
       Double(elapsed.components.attoseconds) / 1e15
