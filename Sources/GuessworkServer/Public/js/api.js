@@ -1,5 +1,6 @@
 // Shared helpers for every page: the JSON API, a game session that serialises actions,
 // small DOM builders (text only, never HTML from data) and dialogs.
+import { showOffline } from './offline.js';
 
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
@@ -25,6 +26,7 @@ export async function api(method, path, body, raw) {
   try {
     response = await fetch(path, init);
   } catch (e) {
+    showOffline();
     throw new ApiError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
   }
   const text = await response.text();
@@ -42,7 +44,15 @@ export async function api(method, path, body, raw) {
 /** The current player, or null for a first visit (GET /api/session answers 200 either way). */
 export async function me() {
   const session = await api('GET', '/api/session');
-  return (session && session.player) || null;
+  const player = (session && session.player) || null;
+  if (player) usePlayerTheme(player);
+  return player;
+}
+
+/** Draws the page in the player's theme; js/theme.js (in every page's head) remembers it, so
+    the next page starts in it. */
+export function usePlayerTheme(player) {
+  if (window.guessworkTheme && player.preferences) window.guessworkTheme.use(player.preferences.theme);
 }
 
 /** The current player; sends a newcomer to the welcome page first. */

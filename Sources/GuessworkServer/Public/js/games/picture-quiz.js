@@ -38,8 +38,9 @@ function themeOf(d) {
 
 function applyTheme(d) {
   const colours = themeOf(d);
-  document.body.style.background = `linear-gradient(160deg, ${colours.join(', ')})`;
-  document.body.style.backgroundAttachment = 'fixed';
+  // The page's gradient colours, not its background: the stylesheet darkens them for the dark
+  // and high-contrast themes.
+  ['--g1', '--g2', '--g3'].forEach((name, i) => document.body.style.setProperty(name, colours[Math.min(i, colours.length - 1)]));
   setText('#deck-title', d ? d.title : 'Picture Quiz');
   document.title = `${d ? d.title : 'Picture Quiz'} · Guesswork`;
   setText('#credit', d ? d.credit : '');
