@@ -16,6 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from test_browser import PAGES, POLL, Player, axe_violations, browser, player, server  # noqa: F401
+from server import Server  # noqa: E402 (tests/support, on the path once test_browser is imported)
 
 # Every way a page can be drawn: (what the test says, the player's setting, emulated media
 # features, the theme the page must end up in).
@@ -61,7 +62,8 @@ function behind(node) {
 const results = [];
 for (const node of document.querySelectorAll('body *')) {
   const text = Array.from(node.childNodes).filter((c) => c.nodeType === 3 && c.textContent.trim()).map((c) => c.textContent.trim()).join(' ');
-  if (!text || !node.getClientRects().length || getComputedStyle(node).visibility === 'hidden') continue;
+  // Emoji pictures have colours of their own; only letters and digits are read against the background.
+  if (!/[\p{L}\p{N}]/u.test(text) || !node.getClientRects().length || getComputedStyle(node).visibility === 'hidden') continue;
   const colours = behind(node);
   if (!colours) continue;
   const ink = parse(getComputedStyle(node).color);
@@ -293,3 +295,72 @@ def test_the_manifest_is_valid_and_its_icons_exist(server):
             sizes.add("svg")
     assert {192, 512, "svg"} <= sizes
     assert {"any", "maskable"} <= purposes
+
+
+# ---------------------------------------------------------------------------------------------
+# Offline: a game page from the service worker's cache
+
+
+def uncaught(driver):
+    """Uncaught errors in the console; failed requests are expected offline and are not these."""
+    return [e["message"] for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and "Failed to load resource" not in e["message"]]
+
+
+def test_a_game_page_opens_offline_from_the_cache(browser):
+    """Offline as a phone is: Chromium's network emulation (navigator.onLine is false, the page's
+    requests fail). It does not reach the service worker's own fetches, so the server is stopped
+    too: the page can then only come from the cache."""
+    with Server() as own:
+        status, _, body = fetch(f"{own.url}/assets.json")
+        listing = json.loads(body)
+        assert status == 200 and "number.html" in listing["pages"]
+        assert any(a.startswith(f"v/{listing['version']}/js/") for a in listing["assets"])
+        p = Player(browser, own.url).join("Offline")
+        p.open("number.html")
+        p.click("#start")
+        p.find("#pad button")
+        game = p.version()
+        assert game
+        state = p.d.execute_async_script("""
+          const done = arguments[arguments.length - 1];
+          navigator.serviceWorker.ready.then((r) => done(r.active.state), (e) => done(String(e)));""")
+        assert state == "activated"
+        WebDriverWait(p.d, 5, poll_frequency=POLL).until(
+            lambda d: p.js("return !!navigator.serviceWorker.controller"), "the service worker never took the page")
+        cached = p.d.execute_async_script("""
+          const done = arguments[arguments.length - 1];
+          caches.keys().then(async (names) => done({names,
+            urls: (await (await caches.open(names[0])).keys()).map((r) => new URL(r.url).pathname)}));""")
+        assert cached["names"] == [f"guesswork-{listing['version']}"]
+        assert {"/number.html", "/index.html", f"/v/{listing['version']}/css/app.css"} <= set(cached["urls"])
+        # Nothing the server decides is kept: no answer of the API is in the cache.
+        assert not [u for u in cached["urls"] if u.startswith("/api/")]
+
+        p.d.execute_cdp_cmd("Network.enable", {})
+        p.d.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        assert p.js("return navigator.onLine") is False
+        assert p.d.execute_async_script("""
+          const done = arguments[arguments.length - 1];
+          fetch('/api/session').then(() => done('answered'), () => done('failed'));""") == "failed"
+        own.stop()
+        p.d.get_log("browser")
+        p.d.refresh()
+        try:
+            assert p.text("h1") == "Guess the Number"
+            banner = p.text("#offline-banner")
+            assert banner.startswith("You are offline.") and "need the connection" in banner
+            assert p.wait_text("#status", "server cannot be reached")
+            assert p.version() == game  # the address still names the game, to resume online
+            assert p.js("return getComputedStyle(document.body).backgroundImage").startswith("linear-gradient")
+            assert uncaught(p.d) == []
+            # A page never opened offline but listed by the server is there too.
+            p.open("settings.html")
+            assert p.text("h1") == "Settings"
+            p.find("#offline-banner")
+            assert uncaught(p.d) == []
+        finally:
+            p.d.execute_cdp_cmd("Network.emulateNetworkConditions", {
+                "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+            p.d.execute_cdp_cmd("Network.disable", {})
