@@ -2,6 +2,8 @@
 // small DOM builders (text only, never HTML from data) and dialogs.
 import { showOffline } from './offline.js';
 
+const OFFLINE_MESSAGE = 'The server cannot be reached. Check the connection and try again.';
+
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
   constructor(status, code, message, details) {
@@ -27,7 +29,7 @@ export async function api(method, path, body, raw) {
     response = await fetch(path, init);
   } catch (e) {
     showOffline();
-    throw new ApiError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
+    throw new ApiError(0, 'offline', OFFLINE_MESSAGE);
   }
   const text = await response.text();
   let data = null;
@@ -106,6 +108,8 @@ export function setText(selector, text) {
 export function say(message, kind = 'info') {
   const node = $('#status');
   if (!node) return;
+  // A request that failed for want of a network: the offline banner says it, with what still works.
+  if (message === OFFLINE_MESSAGE) message = '';
   node.textContent = message || '';
   node.dataset.kind = kind;
 }

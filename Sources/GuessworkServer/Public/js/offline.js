@@ -14,8 +14,7 @@ export function showOffline() {
   const title = document.createElement('strong');
   title.textContent = 'You are offline.';
   const text = document.createElement('span');
-  text.textContent = ' Pages you have opened before still open, and the instructions in Settings are there to read, '
-    + 'but new games, moves and scores need the connection to the server.';
+  text.textContent = ' Pages still open, but new games, moves and scores need the connection to the server.';
   const retry = document.createElement('button');
   retry.type = 'button';
   retry.className = 'secondary';
