@@ -130,10 +130,11 @@ def assert_nothing_names_an_answer(player, pictures):
 
 def page_weight(player):
     """Bytes of the page itself as sent (gzipped): the HTML, its style sheet and scripts (not the
-    API or pictures)."""
+    API or pictures, nor the web app manifest and its icon, which the browser fetches to offer
+    installing)."""
     return player.js("""
       const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
-      return entries.filter((e) => !new URL(e.name).pathname.startsWith('/api/'))
+      return entries.filter((e) => !/^\/(api\/|icons\/|manifest\.webmanifest$)/.test(new URL(e.name).pathname))
         .reduce((sum, e) => sum + (e.encodedBodySize || 0), 0);""")
 
 

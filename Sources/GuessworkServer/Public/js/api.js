@@ -1,6 +1,9 @@
 // Shared helpers for every page: the JSON API, a game session that serialises actions,
 // small DOM builders (text only, never HTML from data) and dialogs.
 import { soundOn, setSoundOn } from './sound.js';
+import { showOffline } from './offline.js';
+
+const OFFLINE_MESSAGE = 'The server cannot be reached. Check the connection and try again.';
 
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
@@ -26,7 +29,8 @@ export async function api(method, path, body, raw) {
   try {
     response = await fetch(path, init);
   } catch (e) {
-    throw new ApiError(0, 'offline', 'The server cannot be reached. Check the connection and try again.');
+    showOffline();
+    throw new ApiError(0, 'offline', OFFLINE_MESSAGE);
   }
   const text = await response.text();
   let data = null;
@@ -43,7 +47,15 @@ export async function api(method, path, body, raw) {
 /** The current player, or null for a first visit (GET /api/session answers 200 either way). */
 export async function me() {
   const session = await api('GET', '/api/session');
-  return (session && session.player) || null;
+  const player = (session && session.player) || null;
+  if (player) usePlayerTheme(player);
+  return player;
+}
+
+/** Draws the page in the player's theme; js/theme.js (in every page's head) remembers it, so
+    the next page starts in it. */
+export function usePlayerTheme(player) {
+  if (window.guessworkTheme && player.preferences) window.guessworkTheme.use(player.preferences.theme);
 }
 
 /** The current player; sends a newcomer to the welcome page first, and back here after it. */
@@ -103,6 +115,8 @@ export function setText(selector, text) {
 export function say(message, kind = 'info') {
   const node = $('#status');
   if (!node) return;
+  // A request that failed for want of a network: the offline banner says it, with what still works.
+  if (message === OFFLINE_MESSAGE) message = '';
   node.textContent = message || '';
   node.dataset.kind = kind;
 }

@@ -1,6 +1,6 @@
-// Settings: name, avatar, the Guess or Pass input mode, the player's own categories and
+// Settings: name, avatar, the colour theme, the Guess or Pass input mode, the player's own categories and
 // game-night reminders; the instructions are static text.
-import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf } from './api.js';
+import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
 import { uploadAvatar } from './avatar.js';
 
 function showAvatar(player) {
@@ -9,20 +9,26 @@ function showAvatar(player) {
     : el('span', { class: 'avatar large initial', 'aria-hidden': 'true', text: initialOf(player.name) }));
 }
 
+/** A group of radio buttons for one preference: checked as the player has it, saved on change
+    (a PATCH of that preference alone); `saved(player)` gets the player the server answers. */
+function preferenceRadios(name, key, what, player, saved) {
+  for (const radio of document.querySelectorAll(`input[name=${name}]`)) {
+    radio.checked = radio.value === player.preferences[key];
+    radio.addEventListener('change', async () => {
+      try {
+        saved(await api('PATCH', '/api/me', { preferences: { [key]: radio.value } }));
+        say(`${what} saved: ${radio.parentElement.textContent.trim()}.`);
+      } catch (e) { say(e.message, 'error'); }
+    });
+  }
+}
+
 async function main() {
   let player = await boot();
   $('#name').value = player.name;
   showAvatar(player);
-  for (const radio of document.querySelectorAll('input[name=mode]')) {
-    radio.checked = radio.value === player.preferences.inputMode;
-    radio.addEventListener('change', async () => {
-      try {
-        // Only the input mode: the sound may have been switched in the header since the page opened.
-        player = await api('PATCH', '/api/me', { preferences: { inputMode: radio.value } });
-        say(`Input mode saved: ${radio.parentElement.textContent.trim()}.`);
-      } catch (e) { say(e.message, 'error'); }
-    });
-  }
+  preferenceRadios('mode', 'inputMode', 'Input mode', player, (saved) => { player = saved; });
+  preferenceRadios('theme', 'theme', 'Theme', player, (saved) => { player = saved; usePlayerTheme(saved); });
   $('#name-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const name = $('#name').value.trim();

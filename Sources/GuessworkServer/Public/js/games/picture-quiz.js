@@ -38,10 +38,27 @@ function themeOf(d) {
   return colours.length ? colours : ['#047857', '#0e7490', '#1e3a8a'];
 }
 
+/** Relative luminance (WCAG) of [r, g, b] in 0...255. */
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+// A deck's colours are data, often light at one end, and the page's text on them is white: each
+// is darkened (mixed with black, its hue kept) until white reads on it at 4.5:1 or better.
+function underWhiteText(hex) {
+  const digits = hex.slice(1).length <= 4 ? hex.slice(1).replace(/./g, '$&$&') : hex.slice(1);
+  const rgb = [0, 2, 4].map((i) => parseInt(digits.slice(i, i + 2), 16));
+  let k = 1;
+  while (k > 0 && 1.05 / (luminance(rgb.map((v) => v * k)) + 0.05) < 4.6) k -= 0.05;
+  return `rgb(${rgb.map((v) => Math.round(v * Math.max(k, 0))).join(' ')})`;
+}
+
 function applyTheme(d) {
-  const colours = themeOf(d);
-  document.body.style.background = `linear-gradient(160deg, ${colours.join(', ')})`;
-  document.body.style.backgroundAttachment = 'fixed';
+  const colours = themeOf(d).map(underWhiteText);
+  // The page's gradient colours, not its background: the stylesheet darkens them for the dark
+  // and high-contrast themes.
+  ['--g1', '--g2', '--g3'].forEach((name, i) => document.body.style.setProperty(name, colours[Math.min(i, colours.length - 1)]));
   setText('#deck-title', d ? d.title : 'Picture Quiz');
   document.title = `${d ? d.title : 'Picture Quiz'} · Guesswork`;
   setText('#credit', d ? d.credit : '');
