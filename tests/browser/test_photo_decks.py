@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import tempfile
+import urllib.request
 from urllib.parse import quote, quote_plus
 
 import pytest
@@ -129,13 +130,20 @@ def assert_nothing_names_an_answer(player, pictures):
 
 
 def page_weight(player):
-    """Bytes of the page itself as sent (gzipped): the HTML, its style sheet and scripts (not the
-    API or pictures, nor the web app manifest and its icon, which the browser fetches to offer
-    installing)."""
-    return player.js("""
+    """Bytes of the page itself as the server sends them (gzipped): the HTML, its style sheet and
+    scripts that the page loaded (not the API or pictures, nor the web app manifest and its icon,
+    which the browser fetches to offer installing). Asked again here, because a service worker's
+    cached copies report their unpacked size."""
+    urls = player.js(r"""
       const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
-      return entries.filter((e) => !/^\/(api\/|icons\/|manifest\.webmanifest$)/.test(new URL(e.name).pathname))
-        .reduce((sum, e) => sum + (e.encodedBodySize || 0), 0);""")
+      return entries.map((e) => e.name)
+        .filter((name) => !/^\/(api\/|icons\/|manifest\.webmanifest$)/.test(new URL(name).pathname));""")
+    total = 0
+    for url in set(urls):
+        request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            total += len(r.read())
+    return total
 
 
 def deck_card(player, title):
