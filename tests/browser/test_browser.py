@@ -67,6 +67,13 @@ def browser():
     driver.quit()
 
 
+def known_range(player):
+    """The Number game's known range as drawn under its bar (read whole: when the range is
+    narrow, one label shows both ends)."""
+    return tuple(player.js(
+        "return ['range-low', 'range-high'].map((id) => Number(document.getElementById(id).textContent))"))
+
+
 class Player:
     """A person at the browser: opens pages, waits for what they would see, and clicks."""
 
@@ -262,8 +269,7 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
     number_start(player, attempts=7)
     guesses = 0
     while True:
-        low = int(player.text("#range-low"))
-        high = int(player.text("#range-high"))
+        low, high = known_range(player)
         guess = (low + high) // 2
         before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
         type_guess(player, guess, by_keyboard=True)
@@ -281,8 +287,7 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
     assert re.match(r"^Score: \d+$", player.text("#over-score"))
     assert player.text("#reveal") == f"My number was {guess}."
     # The known range has shrunk to the one number; the end panel lists every hint.
-    bounds = player.js("return [range_low.textContent, range_high.textContent]".replace("range_low", "document.getElementById('range-low')").replace("range_high", "document.getElementById('range-high')"))
-    assert bounds == [str(guess), str(guess)]
+    assert known_range(player) == (guess, guess)
     assert player.text("#end-guesses li:last-child").startswith(f"{guess} is right!")
     # The end analysis from the summary: the strategy sentence, and every guess (each one halved
     # the known range exactly) marked with a badge and words for screen readers.
@@ -640,7 +645,7 @@ def test_statistics_draw_charts(player, server):
     player.join("Stan")
     number_start(player, attempts=7)
     while not player.d.find_element(By.CSS_SELECTOR, "#over").is_displayed():
-        low, high = int(player.text("#range-low")), int(player.text("#range-high"))
+        low, high = known_range(player)
         before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
         type_guess(player, (low + high) // 2, by_keyboard=True)
         WebDriverWait(player.d, 10).until(

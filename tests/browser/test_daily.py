@@ -21,7 +21,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 from server import Server  # noqa: E402
-from test_browser import axe_violations, browser, player  # noqa: E402,F401  (fixtures are used by name)
+from test_browser import axe_violations, browser, known_range, player  # noqa: E402,F401  (fixtures are used by name)
 
 SHOTS = os.environ.get("GUESSWORK_DAILY_SHOTS") or "/tmp/daily-shots"
 os.makedirs(SHOTS, exist_ok=True)
@@ -94,7 +94,7 @@ def open_number_daily_from_home(player):
 def play_number_to_the_end(player):
     """Halving from the known range, by keyboard, until the game is won or out of attempts."""
     while not player.d.find_element(By.ID, "over").is_displayed():
-        low, high = int(player.text("#range-low")), int(player.text("#range-high"))
+        low, high = known_range(player)
         before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
         player.keys(*str((low + high) // 2), Keys.ENTER)
         WebDriverWait(player.d, 10).until(

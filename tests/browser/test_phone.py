@@ -20,7 +20,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_browser import (  # noqa: E402,F401  (fixtures are used by name)
-    POLL, SCREENSHOTS, axe_violations, browser, player, server, set_input_mode, type_guess)
+    POLL, SCREENSHOTS, axe_violations, browser, known_range, player, server, set_input_mode, type_guess)
 
 PHONE = (360, 640)
 TALL_PHONE = (390, 844)
@@ -129,7 +129,7 @@ def join_on_phone(player, name):
 
 def halving_guess(player):
     """Guesses the middle of the known range by keyboard; True once the game is over."""
-    low, high = int(player.text("#range-low")), int(player.text("#range-high"))
+    low, high = known_range(player)
     before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
     type_guess(player, (low + high) // 2, by_keyboard=True)
     WebDriverWait(player.d, 10, poll_frequency=POLL).until(
@@ -154,6 +154,14 @@ def test_number_fits_a_phone_from_the_first_guess_to_the_end(phone):
     assert phone.text("#hint")  # the hint is up, the list of guesses below the pad
     assert len(phone.d.find_elements(By.CSS_SELECTOR, "#guesses li")) == 4
     fits(phone, "number-after-four-guesses", NUMBER, problems=problems)
+    # After four halvings the range is a few numbers wide: its ends never draw over each other.
+    time.sleep(0.6)  # the labels glide to their places
+    shown = phone.js("""return [...document.querySelectorAll('.range-ends span')]
+      .filter((s) => getComputedStyle(s).visibility !== 'hidden')
+      .map((s) => { const r = s.getBoundingClientRect(); return [r.left, r.right]; });""")
+    bar = phone.js("const r = document.querySelector('.range-ends').getBoundingClientRect(); return [r.left, r.right];")
+    assert all(bar[0] - 0.5 <= left and right <= bar[1] + 0.5 for left, right in shown), (shown, bar)
+    assert len(shown) == 1 or shown[0][1] <= shown[1][0], shown
     while not halving_guess(phone):
         pass
     fits(phone, "number-end", ["#over-title", "#reveal"], problems=problems)

@@ -15,9 +15,10 @@ const BURST_MS = 1800;
  */
 export function bestLines(reply, variantTitle) {
   const lines = [];
+  // "Overall" only means something next to a category's or deck's own best.
   if (reply.newBest && variantTitle) lines.push(`New best in ${variantTitle}!`);
-  if (reply.newBestOverall) lines.push('New best score overall!');
-  else if (reply.newBest && !variantTitle) lines.push('New best score!');
+  if (reply.newBestOverall && variantTitle) lines.push('New best score overall!');
+  else if ((reply.newBest || reply.newBestOverall) && !variantTitle) lines.push('New best score!');
   return lines;
 }
 

@@ -7,6 +7,30 @@ import '../daily-badge.js';
 
 const session = new GameSession('number', render);
 
+// The known range's ends under the bar, each under its end; when the range is too narrow for
+// two labels, one label ("68–73", the high end drawn by CSS) under its middle, inside the bar.
+function placeRangeEnds(v, span) {
+  const low = $('#range-low');
+  const high = $('#range-high');
+  const width = low.parentElement.clientWidth;
+  setText(low, v.knownLow);
+  setText(high, v.knownHigh);
+  low.classList.remove('joined');
+  high.style.visibility = '';
+  const lowLeft = ((v.knownLow - v.low) / span) * width;
+  const highLeft = width - ((v.high - v.knownHigh) / span) * width - high.offsetWidth;
+  if (lowLeft + low.offsetWidth + 8 <= highLeft) {
+    low.style.left = `${lowLeft}px`;
+    high.style.left = `${highLeft}px`;
+    return;
+  }
+  high.style.visibility = 'hidden';
+  low.dataset.high = v.knownHigh;
+  low.classList.toggle('joined', v.knownLow !== v.knownHigh);
+  const middle = (((v.knownLow + v.knownHigh + 1) / 2 - v.low) / span) * width;
+  low.style.left = `${Math.min(Math.max(0, middle - low.offsetWidth / 2), width - low.offsetWidth)}px`;
+}
+
 function render(reply) {
   const v = reply.view;
   $('#setup').hidden = true;
@@ -18,10 +42,7 @@ function render(reply) {
   const bar = $('#range-known');
   bar.style.left = `${((v.knownLow - v.low) / span) * 100}%`;
   bar.style.width = `${Math.max(1.5, ((v.knownHigh - v.knownLow + 1) / span) * 100)}%`;
-  setText('#range-low', v.knownLow);
-  setText('#range-high', v.knownHigh);
-  $('#range-low').style.left = `${((v.knownLow - v.low) / span) * 100}%`;
-  $('#range-high').style.right = `${((v.high - v.knownHigh) / span) * 100}%`;
+  placeRangeEnds(v, span);
   const attempts = $('#attempts');
   setText(attempts, v.attemptsLeftText);
   attempts.classList.toggle('last', !!v.isLastAttempt && !v.isOver);
