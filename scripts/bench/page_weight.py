@@ -1,6 +1,7 @@
 """Page weight: for every page, the bytes of HTML, CSS and JavaScript a first visit
-downloads, the number of requests (and whether any left the server's origin), and the time
-to first contentful paint in headless Chromium on loopback. Run: scripts/bench-pages."""
+downloads (as sent: the server gzips text), the number of requests (and whether any left the
+server's origin), the time to first contentful paint in headless Chromium on loopback, and
+what a second visit still asks the server for. Run: scripts/bench-pages."""
 import os
 import sys
 import time
@@ -24,8 +25,11 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
-def measure(driver, url):
-    driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+def measure(driver, url, origin, first_visit=True):
+    if first_visit:  # nothing kept: no HTTP cache, no service worker or its cache (the cookie stays)
+        driver.execute_cdp_cmd("Network.clearBrowserCache", {})
+        driver.execute_cdp_cmd("Storage.clearDataForOrigin",
+                               {"origin": origin, "storageTypes": "service_workers,cache_storage"})
     driver.get(url)
     # The paint entry appears a moment after the load event.
     for _ in range(40):
@@ -38,8 +42,9 @@ def measure(driver, url):
       const resources = performance.getEntriesByType('resource');
       const paint = performance.getEntriesByType('paint').find(p => p.name === 'first-contentful-paint');
       return {
-        entries: [{name: nav.name, type: 'html', bytes: nav.encodedBodySize}].concat(
-          resources.map(r => ({name: r.name, type: r.initiatorType, bytes: r.encodedBodySize}))),
+        entries: [{name: nav.name, type: 'html', bytes: nav.encodedBodySize, sent: nav.transferSize}].concat(
+          resources.map(r => ({name: r.name, type: r.initiatorType, bytes: r.encodedBodySize,
+                               sent: r.transferSize}))),
         fcp: paint ? paint.startTime : null,
       };
     """)
@@ -55,10 +60,14 @@ def main():
             driver.execute_script(
                 "return fetch('/api/players', {method: 'POST', headers: {'Content-Type': 'application/json'},"
                 " body: JSON.stringify({name: 'Weigher'})}).then(r => r.status)")
-            print("| page | HTML | CSS | JS | other | requests | other origins | first contentful paint |")
-            print("|---|---|---|---|---|---|---|---|")
+            print("| page | HTML | CSS | JS | other | requests | other origins | first contentful paint "
+                  "| second visit: bytes from the server |")
+            print("|---|---|---|---|---|---|---|---|---|")
             for page in PAGES:
-                result = measure(driver, f"{server.url}/{page}")
+                result = measure(driver, f"{server.url}/{page}", server.url)
+                again = measure(driver, f"{server.url}/{page}", server.url, first_visit=False)
+                resent = sum(entry["sent"] or 0 for entry in again["entries"]
+                             if not urllib.parse.urlparse(entry["name"]).path.startswith("/api/"))
                 kinds = {"html": 0, "css": 0, "js": 0, "other": 0}
                 foreign = 0
                 for entry in result["entries"]:
@@ -72,7 +81,8 @@ def main():
                 total = kinds["html"] + kinds["css"] + kinds["js"]
                 fcp = f"{result['fcp']:.0f} ms" if result["fcp"] is not None else "n/a"
                 print(f"| {page} | {kinds['html']:,} | {kinds['css']:,} | {kinds['js']:,} | {kinds['other']:,} "
-                      f"| {len(result['entries'])} | {foreign} | {fcp} |  ({total / 1024:.1f} KB HTML+CSS+JS)")
+                      f"| {len(result['entries'])} | {foreign} | {fcp} | {resent:,} |"
+                      f"  ({total / 1024:.1f} KB HTML+CSS+JS)")
         finally:
             driver.quit()
 
