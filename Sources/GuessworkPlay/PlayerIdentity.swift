@@ -45,21 +45,39 @@ public enum PlayerIdentity {
     public var description: String { message }
   }
 
-  /// A name of 1...24 characters after trimming, with no control characters or line breaks;
-  /// format characters such as the zero-width joiner inside "👩‍💻" are fine.
+  /// A name of 1...24 characters (and at most 96 bytes) after trimming, with no control
+  /// characters or line breaks (``StoredText``).
   public static func validName(_ raw: String) throws(NameError) -> String {
-    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !name.isEmpty else { throw NameError(message: "name must not be empty.") }
-    guard name.count <= nameLimit else {
-      throw NameError(
-        message: "name must be at most \(nameLimit) characters (it has \(name.count)).")
+    do {
+      return try StoredText(field: "name", characters: nameLimit).clean(raw)
+    } catch {
+      throw NameError(message: error.message)
     }
-    let forbidden: Set<Unicode.GeneralCategory> = [.control, .lineSeparator, .paragraphSeparator]
-    guard
-      !name.unicodeScalars.contains(where: { forbidden.contains($0.properties.generalCategory) })
-    else {
-      throw NameError(message: "name must not contain control characters.")
-    }
-    return name
+  }
+}
+
+/// A one-use code that signs a browser in as a player (`guesswork stats --browser-link` prints
+/// one for the local player): random, short-lived, stored only as its SHA-256, and confirmed by
+/// the player on a page that says who it signs in as, so that a link cannot quietly swap a
+/// visitor's browser into someone else's player.
+public enum LinkCode {
+  /// How long a code can be used.
+  public static let lifetimeMilliseconds: Int64 = 10 * 60 * 1000
+
+  /// A new code: 128 random bits, base64url without padding (22 characters).
+  public static func make() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+    return Data(bytes).base64EncodedString()
+      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+      .replacingOccurrences(of: "=", with: "")
+  }
+
+  /// Whether `text` has the shape of a code.
+  public static func looksLikeCode(_ text: some StringProtocol) -> Bool {
+    text.utf8.count == 22
+      && text.unicodeScalars.allSatisfy {
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
+      }
   }
 }

@@ -70,7 +70,7 @@ struct API: Sendable {
       try await decks.picture(try context.parameters.require("id"), request: request)
     }
     router.post("/api/players") { request, _ in try await createPlayer(request) }
-    router.get("/api/players/claim") { request, _ in try await claim(request) }
+    registerSignIn(on: router)
     router.get("/api/session") { request, _ in
       json(Session(player: try await identity.player(of: request).map(PlayerView.init)))
     }
@@ -203,18 +203,6 @@ struct API: Sendable {
       createdAt: clock().milliseconds)
     try await store.insertPlayer(record, tokenHash: PlayerIdentity.hash(token))
     var response = json(PlayerView(record), status: .created)
-    response.setCookie(identity.cookie(for: token))
-    return response
-  }
-
-  /// Signs this browser in as the player whose token the link carries (the terminal's local
-  /// player: `guesswork stats --browser-link`), then shows that player's statistics page.
-  private func claim(_ request: Request) async throws -> Response {
-    guard let token = request.uri.queryParameters.get("token"),
-      PlayerIdentity.looksLikeToken(token),
-      try await store.player(tokenHash: PlayerIdentity.hash(token)) != nil
-    else { throw APIError.notFound("Player") }
-    var response = Response(status: .seeOther, headers: [.location: "/stats.html"])
     response.setCookie(identity.cookie(for: token))
     return response
   }

@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -16,13 +17,20 @@ enum CustomCategoryRules {
 
   /// The name, trimmed, or a message that says what is wrong.
   static func validName(_ raw: String) throws -> String {
-    let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard (1...nameLimit).contains(name.count) else {
-      throw APIError(
-        .badRequest, "invalid-category",
-        "name must be 1 to \(nameLimit) characters (it is \(name.count)).")
+    try checked(StoredText(field: "name", characters: nameLimit), raw)
+  }
+
+  /// All the words of a category together, in bytes: 500 words of 40 bytes.
+  static let totalBytes = 20_000
+
+  private static func checked(_ rule: StoredText, _ raw: String, collapsingSpaces: Bool = false)
+    throws -> String
+  {
+    do {
+      return try rule.clean(raw, collapsingSpaces: collapsingSpaces)
+    } catch {
+      throw APIError(.badRequest, "invalid-category", error.message)
     }
-    return name
   }
 
   /// The words, trimmed, blanks and repeats (ignoring case) dropped, or a message that says
@@ -30,14 +38,9 @@ enum CustomCategoryRules {
   static func validWords(_ raw: [String]) throws -> [String] {
     var seen = Set<String>()
     var words: [String] = []
-    for entry in raw {
-      let word = entry.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-      guard !word.isEmpty else { continue }
-      guard word.count <= wordLimit else {
-        throw APIError(
-          .badRequest, "invalid-category",
-          "Each word may be at most \(wordLimit) characters; \"\(word.prefix(20))…\" is longer.")
-      }
+    let rule = StoredText(field: "each word", characters: wordLimit)
+    for entry in raw where !entry.allSatisfy(\.isWhitespace) {
+      let word = try checked(rule, entry, collapsingSpaces: true)
       guard !WordCleaning.containsBlockedWord(word) else {
         throw APIError(
           .badRequest, "invalid-category",
@@ -55,6 +58,12 @@ enum CustomCategoryRules {
       throw APIError(
         .badRequest, "invalid-category",
         "A category may have at most \(Self.words.upperBound) words (it has \(words.count)).")
+    }
+    let bytes = words.reduce(0) { $0 + $1.utf8.count }
+    guard bytes <= totalBytes else {
+      throw APIError(
+        .badRequest, "invalid-category",
+        "The words may be at most \(totalBytes) bytes together (they are \(bytes)).")
     }
     return words
   }

@@ -38,6 +38,13 @@ struct Identity: Sendable {
       secure: secureCookies, httpOnly: true, sameSite: .lax)
   }
 
+  /// The cookie that tells a browser to forget its token.
+  var signedOutCookie: Cookie {
+    Cookie(
+      name: Self.cookieName, value: "", maxAge: 0, path: "/", secure: secureCookies,
+      httpOnly: true, sameSite: .lax)
+  }
+
   /// The player of this request, or `nil` when it carries no valid cookie.
   func player(of request: Request) async throws -> PlayerRecord? {
     guard let token = Self.token(of: request) else {
@@ -72,20 +79,30 @@ struct Identity: Sendable {
   }
 }
 
-/// Player ids by token hash, remembered up to a bound (then forgotten all at once).
+/// Player ids by token hash, remembered up to a bound (then forgotten all at once) and for a
+/// minute each: a token replaced on another instance stops working here within that minute.
 final class KnownPlayers: Sendable {
-  private let ids = Mutex<[String: String]>([:])
+  private let ids = Mutex<[String: (id: String, until: ContinuousClock.Instant)]>([:])
   static let capacity = 50_000
+  static let lifetime = Duration.seconds(60)
 
   func id(for hash: String) -> String? {
-    ids.withLock { $0[hash] }
+    ids.withLock { known in
+      guard let entry = known[hash] else { return nil }
+      return entry.until > .now ? entry.id : nil
+    }
   }
 
   func remember(_ id: String, for hash: String) {
     ids.withLock {
       if $0.count >= Self.capacity { $0.removeAll(keepingCapacity: true) }
-      $0[hash] = id
+      $0[hash] = (id, .now + Self.lifetime)
     }
+  }
+
+  /// A token replaced here stops working here at once.
+  func forget(_ hash: String) {
+    _ = ids.withLock { $0.removeValue(forKey: hash) }
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -11,6 +12,15 @@ import NIOCore
 enum ReminderRules {
   static let titleLimit = 80
   static let placeLimit = 80
+
+  /// A title or place, checked (``StoredText``), or a 400 that says what is wrong.
+  static func clean(_ raw: String, _ rule: StoredText) throws -> String {
+    do {
+      return try rule.clean(raw)
+    } catch {
+      throw APIError.badRequest(error.message)
+    }
+  }
   static let perPlayer = 100
   static let defaultTitle = "Game night"
   /// The start must be at least this far ahead (one hour), in milliseconds.
@@ -252,18 +262,12 @@ extension API {
   private func createReminder(_ request: Request) async throws -> Response {
     let player = try await identity.requirePlayer(of: request)
     let input = try JSONDecoder().decode(NewReminder.self, from: try await body(of: request))
-    let title = (input.title ?? ReminderRules.defaultTitle).trimmingCharacters(
-      in: .whitespacesAndNewlines)
-    guard (1...ReminderRules.titleLimit).contains(title.count) else {
-      throw APIError.badRequest(
-        "title must be 1 to \(ReminderRules.titleLimit) characters (leave it out for \"Game night\")."
-      )
-    }
-    let place = (input.place ?? City.fallback.name).trimmingCharacters(
-      in: .whitespacesAndNewlines)
-    guard (1...ReminderRules.placeLimit).contains(place.count) else {
-      throw APIError.badRequest("place must be 1 to \(ReminderRules.placeLimit) characters.")
-    }
+    let title = try ReminderRules.clean(
+      input.title ?? ReminderRules.defaultTitle,
+      StoredText(field: "title", characters: ReminderRules.titleLimit))
+    let place = try ReminderRules.clean(
+      input.place ?? City.fallback.name,
+      StoredText(field: "place", characters: ReminderRules.placeLimit))
     guard let (startsAt, offset) = ReminderRules.parseStart(input.start) else {
       throw APIError.badRequest(
         "start must be a date and time with its UTC offset, like 2026-12-24T20:00+01:00.")

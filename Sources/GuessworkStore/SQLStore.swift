@@ -323,6 +323,33 @@ public final class SQLStore: GuessworkStore {
         """,
       ]
     ),
+    (
+      5, "a token per device, sign-in codes",
+      [
+        // players.token_hash stays as the token the player was made with; which tokens sign
+        // in is this table's, one row a device.
+        """
+        CREATE TABLE IF NOT EXISTS player_tokens (
+          token_hash TEXT PRIMARY KEY,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          created_at BIGINT NOT NULL
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS player_tokens_player ON player_tokens (player_id)",
+        """
+        INSERT INTO player_tokens (token_hash, player_id, created_at)
+        SELECT token_hash, id, created_at FROM players
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS link_codes (
+          code_hash TEXT PRIMARY KEY,
+          player_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          expires_at BIGINT NOT NULL,
+          used_at BIGINT
+        )
+        """,
+      ]
+    ),
   ]
 
   /// The PostgreSQL advisory lock held while migrating ("gwmg").
@@ -394,13 +421,85 @@ public final class SQLStore: GuessworkStore {
 
   public func insertPlayer(_ player: PlayerRecord, tokenHash: String) async throws {
     try await writing { db in
+      try await db.transaction {
+        try await db.raw(
+          """
+          INSERT INTO players (id, token_hash, name, preferences, created_at, updated_at)
+          VALUES (\(bind: player.id), \(bind: tokenHash), \(bind: player.name),
+                  \(bind: player.preferences), \(bind: player.createdAt), \(bind: player.createdAt))
+          """
+        ).run()
+        try await Self.insertToken(db, tokenHash, playerID: player.id, at: player.createdAt)
+      }
+    }
+  }
+
+  private static func insertToken(
+    _ db: any SQLDatabase, _ tokenHash: String, playerID: String, at now: Int64
+  ) async throws {
+    try await db.raw(
+      """
+      INSERT INTO player_tokens (token_hash, player_id, created_at)
+      VALUES (\(bind: tokenHash), \(bind: playerID), \(bind: now))
+      """
+    ).run()
+  }
+
+  public func addToken(playerID: String, tokenHash: String, at now: Int64) async throws {
+    try await writing { db in try await Self.insertToken(db, tokenHash, playerID: playerID, at: now)
+    }
+  }
+
+  public func removeToken(_ tokenHash: String) async throws {
+    try await writing { db in
+      try await db.raw("DELETE FROM player_tokens WHERE token_hash = \(bind: tokenHash)").run()
+    }
+  }
+
+  public func replaceToken(_ old: String, with new: String, at now: Int64) async throws -> Bool {
+    try await writing { db in
       try await db.raw(
         """
-        INSERT INTO players (id, token_hash, name, preferences, created_at, updated_at)
-        VALUES (\(bind: player.id), \(bind: tokenHash), \(bind: player.name),
-                \(bind: player.preferences), \(bind: player.createdAt), \(bind: player.createdAt))
+        UPDATE player_tokens SET token_hash = \(bind: new), created_at = \(bind: now)
+        WHERE token_hash = \(bind: old)
+        RETURNING player_id
+        """
+      ).first() != nil
+    }
+  }
+
+  public func insertLinkCode(hash: String, playerID: String, expiresAt: Int64) async throws {
+    try await writing { db in
+      try await db.raw(
+        """
+        INSERT INTO link_codes (code_hash, player_id, expires_at)
+        VALUES (\(bind: hash), \(bind: playerID), \(bind: expiresAt))
         """
       ).run()
+    }
+  }
+
+  public func linkCodePlayer(hash: String, at now: Int64) async throws -> String? {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT player_id FROM link_codes
+        WHERE code_hash = \(bind: hash) AND used_at IS NULL AND expires_at > \(bind: now)
+        """
+      ).first()?.decode(column: "player_id", as: String.self)
+    }
+  }
+
+  public func useLinkCode(hash: String, at now: Int64) async throws -> String? {
+    try await writing { db in
+      // One statement: of two uses at once, only one finds the code unused.
+      try await db.raw(
+        """
+        UPDATE link_codes SET used_at = \(bind: now)
+        WHERE code_hash = \(bind: hash) AND used_at IS NULL AND expires_at > \(bind: now)
+        RETURNING player_id
+        """
+      ).first()?.decode(column: "player_id", as: String.self)
     }
   }
 
@@ -412,7 +511,10 @@ public final class SQLStore: GuessworkStore {
   public func player(tokenHash: String) async throws -> PlayerRecord? {
     try await session { db in
       try await db.raw(
-        "SELECT \(Self.playerColumns) FROM players p WHERE p.token_hash = \(bind: tokenHash)"
+        """
+        SELECT \(Self.playerColumns) FROM player_tokens t JOIN players p ON p.id = t.player_id
+        WHERE t.token_hash = \(bind: tokenHash)
+        """
       ).first().map(Self.player(from:))
     }
   }

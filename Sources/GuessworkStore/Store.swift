@@ -11,12 +11,25 @@ public protocol GuessworkStore: Sendable {
 
   // MARK: Players
 
+  /// A new player, signed in on one device with the token `tokenHash` names.
   func insertPlayer(_ player: PlayerRecord, tokenHash: String) async throws
   func player(tokenHash: String) async throws -> PlayerRecord?
   func player(id: String) async throws -> PlayerRecord?
   /// Changes the name and preferences of a player; `false` when there is no such player.
   @discardableResult
   func updatePlayer(id: String, name: String, preferences: String, at: Int64) async throws -> Bool
+  /// Keeps a one-use sign-in code (its hash) for a player until `expiresAt`.
+  func insertLinkCode(hash: String, playerID: String, expiresAt: Int64) async throws
+  /// The player a sign-in code signs in as, while it is unused and unexpired; it stays unused.
+  func linkCodePlayer(hash: String, at now: Int64) async throws -> String?
+  /// Uses a sign-in code: its player, once (of two uses at once, one gets `nil`).
+  func useLinkCode(hash: String, at now: Int64) async throws -> String?
+  /// Signs one more device in as a player (a player has a token per device).
+  func addToken(playerID: String, tokenHash: String, at now: Int64) async throws
+  /// Signs the device with this token out: the token signs nothing in any more.
+  func removeToken(_ tokenHash: String) async throws
+  /// Gives the device with token `old` the token `new` instead; `false` when `old` is unknown.
+  func replaceToken(_ old: String, with new: String, at now: Int64) async throws -> Bool
   func setAvatar(playerID: String, _ avatar: Avatar, at: Int64) async throws
   func avatar(playerID: String) async throws -> Avatar?
 

@@ -28,7 +28,7 @@ struct Stats: AsyncParsableCommand {
   @Flag(help: "Print the statistics as the API's JSON (GET /api/me/stats).")
   var json = false
 
-  @Flag(help: "Print a link that opens the browser's statistics page as the local player.")
+  @Flag(help: "Print a one-use link (ten minutes) that signs a browser in as the local player.")
   var browserLink = false
 
   @Option(help: "The server's address for --browser-link.") var host = "127.0.0.1"
@@ -37,18 +37,26 @@ struct Stats: AsyncParsableCommand {
   func run() async throws {
     let data = LocalData(dataDirectory: dataDir)
     let store = try await data.openStore()
-    guard let (player, token) = try await data.localPlayer(in: store) else {
+    guard let (player, _) = try await data.localPlayer(in: store) else {
       try? await store.close()
       print("No games yet: play one with `guesswork play`.")
       return
     }
-    let statistics = try await StatisticsBook(store: store, engines: GameEngines())
-      .statistics(playerID: player.id, now: Int64(Date().timeIntervalSince1970 * 1000))
-    try? await store.close()
+    let now = Int64(Date().timeIntervalSince1970 * 1000)
     if browserLink {
-      print("http://\(host):\(port)/api/players/claim?token=\(token)")
+      // A one-use code, good for ten minutes, that the browser confirms: never the token.
+      let code = LinkCode.make()
+      try await store.insertLinkCode(
+        hash: PlayerIdentity.hash(code), playerID: player.id,
+        expiresAt: now + LinkCode.lifetimeMilliseconds)
+      try? await store.close()
+      print("http://\(host):\(port)/link.html#\(code)")
+      print("Open it within ten minutes, once; it signs that browser in as \(player.name).")
       return
     }
+    let statistics = try await StatisticsBook(store: store, engines: GameEngines())
+      .statistics(playerID: player.id, now: now)
+    try? await store.close()
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]

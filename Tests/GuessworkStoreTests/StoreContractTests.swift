@@ -99,11 +99,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2, 3, 4])
+      #expect(applied == [1, 2, 3, 4, 5])
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2, 3, 4])
+      #expect(applied == [1, 2, 3, 4, 5])
     }
   }
 
@@ -132,6 +132,55 @@ struct StoreContractTests {
         try await store.insertPlayer(
           PlayerRecord(id: UUID().uuidString, name: "B", createdAt: 1), tokenHash: hash)
       }
+    }
+  }
+
+  @Test(
+    "A player has a token per device: added, replaced and removed one by one",
+    arguments: Backend.available)
+  func tokensPerDevice(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let first = UUID().uuidString
+      let player = PlayerRecord(id: UUID().uuidString, name: "Tess", createdAt: 1)
+      try await store.insertPlayer(player, tokenHash: first)
+      let second = UUID().uuidString
+      try await store.addToken(playerID: player.id, tokenHash: second, at: 2)
+      #expect(try await store.player(tokenHash: first)?.id == player.id)
+      #expect(try await store.player(tokenHash: second)?.id == player.id)
+      let third = UUID().uuidString
+      #expect(try await store.replaceToken(second, with: third, at: 3))
+      #expect(try await store.player(tokenHash: second) == nil)
+      #expect(try await store.player(tokenHash: third)?.id == player.id)
+      #expect(try await store.replaceToken(second, with: UUID().uuidString, at: 4) == false)
+      try await store.removeToken(first)
+      #expect(try await store.player(tokenHash: first) == nil)
+      #expect(try await store.player(tokenHash: third)?.id == player.id)
+    }
+  }
+
+  @Test(
+    "A sign-in code is read without being used, used once, and never after it expires",
+    arguments: Backend.available)
+  func linkCodes(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let code = UUID().uuidString
+      try await store.insertLinkCode(hash: code, playerID: player.id, expiresAt: 1_000)
+      #expect(try await store.linkCodePlayer(hash: code, at: 10) == player.id)
+      #expect(try await store.linkCodePlayer(hash: code, at: 10) == player.id)
+      #expect(try await store.useLinkCode(hash: "no such code", at: 10) == nil)
+      // Ten uses at once: exactly one gets the player.
+      let uses = try await withThrowingTaskGroup(of: String?.self) { group in
+        for _ in 0..<10 { group.addTask { try await store.useLinkCode(hash: code, at: 20) } }
+        return try await group.reduce(into: [String?]()) { $0.append($1) }
+      }
+      #expect(uses.compactMap { $0 } == [player.id])
+      #expect(try await store.linkCodePlayer(hash: code, at: 30) == nil)
+      let late = UUID().uuidString
+      try await store.insertLinkCode(hash: late, playerID: player.id, expiresAt: 1_000)
+      #expect(try await store.linkCodePlayer(hash: late, at: 1_000) == nil)
+      #expect(try await store.useLinkCode(hash: late, at: 1_000) == nil)
+      #expect(try await store.useLinkCode(hash: late, at: 999) == player.id)
     }
   }
 

@@ -6,6 +6,7 @@ Every request goes through `Api`, which checks on every answer: no 5xx, the secu
 documented status for the route, and the body against the documented schema for that status.
 The last test fails when a route or status in the document was never exercised.
 """
+import copy
 import json
 import os
 import random
@@ -212,7 +213,7 @@ def test_every_documented_route_answers_without_a_player(server):
             body = {} if "requestBody" in operation else None
             status, _, payload = anonymous.request(method.upper(), concrete, body=body)
             if operation.get("security") == []:
-                assert status in (200, 400, 404), (method, path, status, payload)
+                assert status in (200, 204, 400, 404), (method, path, status, payload)
             else:
                 assert status == 401, (method, path, status, payload)
                 assert payload["error"]["code"] == "no-player"
@@ -290,24 +291,68 @@ def test_players_profile_and_avatar(server):
     assert picture == gif and headers["Content-Type"] == "image/gif"
 
 
-def test_a_claim_link_signs_a_browser_in_as_its_player(server):
-    """`guesswork stats --browser-link` prints /api/players/claim?token=...: opening it signs
-    that browser in as the player and shows the statistics page; a wrong token changes nothing."""
-    owner = Api(server.url)
-    me = owner.join("Tess")
-    token = owner.cookie("guesswork_player")
-    assert token and len(token) == 43
-    browser = Api(server.url, follow_redirects=False)
-    for bad in ("", "x", "A" * 43, token[:-1], token + "A"):
-        status, _, payload = browser.get("/api/players/claim?token=" + bad)
-        assert status == 404 and payload["error"]["code"] == "not-found", (bad, status, payload)
-        assert browser.cookie("guesswork_player") is None
-    assert browser.get("/api/players/claim")[0] == 404
-    status, headers, _ = browser.get("/api/players/claim?token=" + token)
-    assert status == 303 and headers["Location"] == "/stats.html", (status, headers)
+def test_sign_in_links_sign_out_and_new_keys(server):
+    """A sign-in link carries a one-use code, never a token: it says who it signs in as (without
+    using itself), signs a browser in once, and the browser's earlier player is signed out
+    there. A device can sign out, or take a new key that leaves copies of its old one useless."""
+    tess = Api(server.url)
+    me = tess.join("Tess")
+    assert tess.request("POST", "/api/me/link-codes", raw=b"a=b", headers={"Content-Type": "text/plain"})[0] == 415
+    assert Api(server.url).post("/api/me/link-codes", {})[0] == 401
+    assert tess.post("/api/me/link-codes", raw=b" " * (2 * 1024 * 1024))[0] == 413
+    status, _, link = tess.post("/api/me/link-codes", {})
+    assert status == 201 and link["path"] == f"/link.html#{link['code']}" and len(link["code"]) == 22
+    code = link["code"]
+    # Bea's browser opens it: it names Tess and Bea, and uses nothing yet.
+    bea = Api(server.url)
+    bea_me = bea.join("Bea")
+    for _ in range(2):
+        status, _, info = bea.get(f"/api/link-codes/{code}")
+        assert status == 200 and info == {"player": me, "current": bea_me}
+    for bad in ("x", "A" * 22, code[:-1] + ("A" if code[-1] != "A" else "B"), "!" * 22):
+        assert bea.get(f"/api/link-codes/{bad}")[0] == 404, bad
+        assert bea.post(f"/api/link-codes/{bad}", {})[0] == 404, bad
+    bea_token = bea.cookie("guesswork_player")
+    assert bea.post(f"/api/link-codes/{code}", raw=b" " * (2 * 1024 * 1024))[0] == 413
+    # A cross-site form cannot use it.
+    assert bea.request("POST", f"/api/link-codes/{code}", raw=b"x", headers={"Content-Type": "text/plain"})[0] == 415
+    status, headers, signed = bea.post(f"/api/link-codes/{code}", {})
+    assert status == 200 and signed == me
     assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Lax" in headers["Set-Cookie"]
-    assert browser.cookie("guesswork_player") == token
-    assert browser.get("/api/me")[2] == me
+    assert bea.get("/api/me")[2] == me and bea.cookie("guesswork_player") != bea_token
+    # Once only; and Bea's old key signs nothing in now.
+    assert bea.post(f"/api/link-codes/{code}", {})[0] == 404
+    assert bea.get(f"/api/link-codes/{code}")[0] == 404
+    old_bea = Api(server.url)
+    old_bea.cookies.set_cookie(cookie_like(bea, bea_token))
+    assert old_bea.get("/api/me")[0] == 401
+    # Tess's first browser is still Tess: each device has its own key.
+    assert tess.get("/api/me")[2] == me
+    # A new key: the copy of the old one is useless, the browser goes on.
+    copy = tess.cookie("guesswork_player")
+    status, headers, again = tess.post("/api/me/token")
+    assert status == 200 and again == me and tess.cookie("guesswork_player") != copy
+    stolen = Api(server.url)
+    stolen.cookies.set_cookie(cookie_like(tess, copy))
+    assert stolen.get("/api/me")[0] == 401 and stolen.post("/api/me/token")[0] == 401
+    assert tess.get("/api/me")[2] == me
+    # Signing out: the cookie goes and its key signs nothing in, even if kept.
+    kept = bea.cookie("guesswork_player")
+    status, headers, _ = bea.post("/api/me/sign-out")
+    assert status == 204 and "Max-Age=0" in headers["Set-Cookie"]
+    assert bea.get("/api/session")[2] == {"player": None}
+    revived = Api(server.url)
+    revived.cookies.set_cookie(cookie_like(tess, kept))
+    assert revived.get("/api/me")[0] == 401
+    assert Api(server.url).post("/api/me/sign-out")[0] == 204  # nobody to sign out: fine
+
+
+def cookie_like(client, value):
+    """A copy of `client`'s player cookie holding `value` (a kept or stolen key)."""
+    original = next(c for c in client.cookies if c.name == "guesswork_player")
+    twin = copy.copy(original)
+    twin.value = value
+    return twin
 
 
 def test_name_may_hold_an_emoji_written_with_a_zero_width_joiner(server):
@@ -761,8 +806,8 @@ def test_custom_categories_routes(server, ana):
     assert bo.get("/api/categories")[2] == {"categories": []}
     # Validation, with messages that say what to fix.
     for body, fragment in [
-        ({"name": "", "words": words}, "name must be 1 to 40"),
-        ({"name": "x" * 41, "words": words}, "name must be 1 to 40"),
+        ({"name": "", "words": words}, "name must not be empty"),
+        ({"name": "x" * 41, "words": words}, "name must be at most 40 characters"),
         ({"name": "Short", "words": words[:9]}, "at least 10 different words (it has 9)"),
         ({"name": "Same", "words": ["a"] * 20}, "at least 10 different words (it has 1)"),
         ({"name": "Long", "words": [f"w{i:04d}" for i in range(501)]}, "at most 500 words (it has 501)"),
@@ -810,10 +855,10 @@ def test_reminders_routes(server, ana):
         ({"start": "2030-01-01T20:00"}, "with its UTC offset"),
         ({"start": "2030-02-30T20:00+01:00"}, "with its UTC offset"),
         ({"start": "tomorrow"}, "with its UTC offset"),
-        ({"start": iso_in(7200), "title": ""}, "title must be 1 to 80"),
-        ({"start": iso_in(7200), "title": "x" * 81}, "title must be 1 to 80"),
-        ({"start": iso_in(7200), "place": " "}, "place must be 1 to 80"),
-        ({"start": iso_in(7200), "place": "p" * 81}, "place must be 1 to 80"),
+        ({"start": iso_in(7200), "title": ""}, "title must not be empty"),
+        ({"start": iso_in(7200), "title": "x" * 81}, "title must be at most 80 characters"),
+        ({"start": iso_in(7200), "place": " "}, "place must not be empty"),
+        ({"start": iso_in(7200), "place": "p" * 81}, "place must be at most 80 characters"),
         ({"start": iso_in(7200), "latitude": 10}, "come together"),
         ({"start": iso_in(7200), "latitude": 91, "longitude": 0}, "come together"),
         ({"start": iso_in(7200), "latitude": 0, "longitude": 181}, "come together"),
@@ -914,7 +959,8 @@ def test_json_routes_refuse_other_body_types(server):
     routes = [("POST", "/api/players"), ("PATCH", "/api/me"), ("POST", "/api/games"),
               ("POST", f"/api/games/{game['id']}/actions"), ("POST", "/api/categories"),
               ("PUT", f"/api/categories/{category['id']}"), ("POST", "/api/reminders"),
-              ("POST", "/api/daily/number")]
+              ("POST", "/api/daily/number"), ("POST", "/api/me/link-codes"),
+              ("POST", "/api/link-codes/AAAAAAAAAAAAAAAAAAAAAA")]
     # Every route whose body is JSON is here (the avatar's body is a picture, judged by its bytes).
     json_routes = {(method, path) for path, item in DOC["paths"].items() for method, operation in item.items()
                    if method in METHODS and

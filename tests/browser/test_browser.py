@@ -152,10 +152,13 @@ def player(server, browser):
     check_console_and_origin(browser, server.url)
 
 
-# The only console line allowed: the browser's own note of a 422 refusal that a test provoked
-# on purpose. A first visit asks GET /api/session (200 either way), so it logs nothing.
-EXPECTED_STATUS = re.compile(r"/api/games/[0-9a-f-]+/actions - Failed to load resource: "
-                             r"the server responded with a status of 422")
+# The only console lines allowed: the browser's own note of a 422 refusal, or of a used sign-in
+# link's 404, that a test provoked on purpose. A first visit asks GET /api/session (200 either
+# way), so it logs nothing.
+EXPECTED_STATUS = re.compile(r"(/api/games/[0-9a-f-]+/actions - Failed to load resource: "
+                             r"the server responded with a status of 422)|"
+                             r"(/api/link-codes/\S+ - Failed to load resource: "
+                             r"the server responded with a status of 404)")
 
 
 def check_console_and_origin(driver, base):

@@ -455,32 +455,32 @@ def test_zz_stats_show_the_games_played_and_agree_with_the_browser():
         ).stdout
     )
     with Server(data_dir=DATA) as server:
-        link = subprocess.run(
+        printed = subprocess.run(
             [binary(), "stats", "--data-dir", DATA, "--browser-link", "--port", str(server.port)],
             capture_output=True, timeout=60,
-        ).stdout.decode().strip()
-        assert link.startswith(f"http://127.0.0.1:{server.port}/api/players/claim?token=")
+        ).stdout.decode().strip().splitlines()
+        link = printed[0]
+        prefix = f"http://127.0.0.1:{server.port}/link.html#"
+        assert link.startswith(prefix) and "once" in printed[1] and "Tess" in printed[1], printed
+        code = link[len(prefix):]
+        with open(token_path) as f:
+            assert f.read().strip() not in link, "the link must not carry the player's token"
         browser = Client(server.url)
-
-        class NoRedirect(urllib.request.HTTPRedirectHandler):
-            def redirect_request(self, *args):
-                return None
-
-        opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(browser.cookies), NoRedirect
-        )
-        try:
-            opener.open(link, timeout=30)
-            raise AssertionError("the claim link should redirect")
-        except urllib.error.HTTPError as e:
-            assert e.code == 303 and e.headers["Location"] == "/stats.html"
-        status, _, me = browser.get("/api/me")
+        status, _, info = browser.get(f"/api/link-codes/{code}")
+        assert status == 200 and info["player"]["name"] == "Tess" and info["current"] is None
+        status, _, me = browser.post(f"/api/link-codes/{code}", {})
         assert status == 200 and me["name"] == "Tess"
         status, _, stats = browser.get("/api/me/stats")
         assert status == 200
         assert stats == local
-        status, _, _ = Client(server.url).get("/api/players/claim?token=" + "x" * 43)
-        assert status == 404
+        assert Client(server.url).post(f"/api/link-codes/{code}", {})[0] == 404, "a code works once"
+    # The terminal's own key still works: its statistics read as before.
+    again = json.loads(
+        subprocess.run(
+            [binary(), "stats", "--data-dir", DATA, "--json"], capture_output=True, timeout=60
+        ).stdout
+    )
+    assert again == local
 
 
 def test_a_resize_redraws_the_screen():

@@ -1,5 +1,5 @@
-// Settings: name, avatar, the colour theme, the Guess or Pass input mode, the player's own categories and
-// game-night reminders; the instructions are static text.
+// Settings: name, avatar, the colour theme, devices (sign-in links, a new key, signing out), the Guess or
+// Pass input mode, the player's own categories and game-night reminders; the instructions are static text.
 import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
 import { uploadAvatar } from './avatar.js';
 
@@ -23,8 +23,44 @@ function preferenceRadios(name, key, what, player, saved) {
   }
 }
 
+/** The Devices panel: a sign-in link for another device, a new key, signing out. */
+function devices() {
+  $('#make-link').addEventListener('click', async () => {
+    try {
+      const link = await api('POST', '/api/me/link-codes', {});
+      $('#link-url').value = new URL(link.path, location.origin).href;
+      $('#link-out').hidden = false;
+      $('#link-url').select();
+      say('Sign-in link made: open it on the other device within ten minutes.');
+    } catch (e) { say(e.message, 'error'); }
+  });
+  $('#copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText($('#link-url').value);
+      say('Link copied.');
+    } catch { $('#link-url').select(); say('Copy the selected link by hand (the browser did not allow it).'); }
+  });
+  $('#new-key').addEventListener('click', async () => {
+    try {
+      await api('POST', '/api/me/token', {});
+      say('This browser has a new key: a copy of its old one signs nothing in any more.');
+    } catch (e) { say(e.message, 'error'); }
+  });
+  $('#sign-out').addEventListener('click', () => {
+    $('#sign-out-warning').hidden = false;
+    $('#sign-out-confirm').focus();
+  });
+  $('#sign-out-confirm').addEventListener('click', async () => {
+    try {
+      await api('POST', '/api/me/sign-out', {});
+      location.assign('index.html');
+    } catch (e) { say(e.message, 'error'); }
+  });
+}
+
 async function main() {
   let player = await boot();
+  devices();
   $('#name').value = player.name;
   showAvatar(player);
   preferenceRadios('mode', 'inputMode', 'Input mode', player, (saved) => { player = saved; });
