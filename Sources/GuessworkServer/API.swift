@@ -34,11 +34,18 @@ struct API: Sendable {
   /// Whether pages are served over HTTPS (behind a proxy): links say so.
   let secureLinks: Bool
   let play: PlayMetrics
+  /// How fast clients may make players, start games and move.
+  let limiter: RateLimiter
+  /// Whether the client's address is the last one in `X-Forwarded-For` (behind a proxy).
+  let forwarded: Bool
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
-    clock: @escaping @Sendable () -> Instant, engines: GameEngines = GameEngines()
+    clock: @escaping @Sendable () -> Instant, engines: GameEngines = GameEngines(),
+    rateLimits: RateLimits = .off, forwarded: Bool = false
   ) {
+    self.limiter = RateLimiter(rateLimits)
+    self.forwarded = forwarded
     self.daily = DailySet(store: store, engines: engines, library: content)
     self.book = StatisticsBook(store: store, engines: engines)
     self.play = PlayMetrics(engines: engines)
@@ -55,7 +62,7 @@ struct API: Sendable {
     self.decks = Decks(store: store, bundled: content.decks)
   }
 
-  func register(on router: Router<some RequestContext>) {
+  func register(on router: Router<some RemoteAddressRequestContext>) {
     router.get("/healthz") { _, _ in try await health() }
     router.get("/openapi.json") { _, _ in openAPIDocument }
     router.get("/api/catalog") { request, _ in try await catalog(request) }
@@ -69,7 +76,10 @@ struct API: Sendable {
     router.get("/api/pictures/{id}") { request, context in
       try await decks.picture(try context.parameters.require("id"), request: request)
     }
-    router.post("/api/players") { request, _ in try await createPlayer(request) }
+    router.post("/api/players") { request, context in
+      try limiter.admit(.players, key: client(request, address: context.remoteAddress))
+      return try await createPlayer(request)
+    }
     registerSignIn(on: router)
     router.get("/api/session") { request, _ in
       json(Session(player: try await identity.player(of: request).map(PlayerView.init)))
@@ -327,8 +337,20 @@ struct API: Sendable {
     var deck: String?
   }
 
+  /// Who is asking, for per-client limits: the connection's address, or behind a proxy the
+  /// address it names last in `X-Forwarded-For`.
+  func client(_ request: Request, address: SocketAddress?) -> String {
+    if forwarded, let hops = request.headers[.init("X-Forwarded-For")!],
+      let last = hops.split(separator: ",").last
+    {
+      return last.trimmingCharacters(in: .whitespaces)
+    }
+    return address?.ipAddress ?? "unknown"
+  }
+
   private func createGame(_ request: Request) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
+    try limiter.admit(.games, key: playerID)
     let body = try await body(of: request)
     let input = try JSONDecoder().decode(NewGame.self, from: body)
     guard let engine = engines[input.game] else {
@@ -415,6 +437,7 @@ struct API: Sendable {
 
   private func act(_ request: Request, id: String) async throws -> Response {
     var (record, engine) = try await ownGame(request, id: id, toMove: true)
+    try limiter.admit(.moves, key: record.playerID)
     let body = try await body(of: request)
     let asked = try engine.read(body: body)
     // Another instance may have moved the game since this one last wrote it.

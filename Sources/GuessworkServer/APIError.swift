@@ -14,6 +14,8 @@ struct APIError: Error, Sendable {
   var message: String
   /// The game the error is about, when the client should open it (a daily already played).
   var gameId: String?
+  /// Seconds to wait before asking again (`Retry-After`), for `429`.
+  var retryAfter: Int?
 
   init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
     self.status = status

@@ -35,7 +35,7 @@ public func buildApplication(
   _ configuration: ServerConfiguration, store: any GuessworkStore, logger: Logger,
   clock: @escaping @Sendable () -> Instant = systemClock, games: [any Game.Type] = Games.all
 ) throws -> some ApplicationProtocol {
-  let router = Router()
+  let router = Router(context: GuessworkContext.self)
   if configuration.metricsPort != nil {
     _ = MetricsEndpoint.registry  // set up before anything makes a metric
     router.add(middleware: MetricsMiddleware())
@@ -52,7 +52,9 @@ public func buildApplication(
     content: .bundled,
     words: words,
     clock: clock,
-    engines: GameEngines(games))
+    engines: GameEngines(games),
+    rateLimits: configuration.rateLimits,
+    forwarded: configuration.behindHTTPS)
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)

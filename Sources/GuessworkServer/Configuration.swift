@@ -19,6 +19,10 @@ public struct ServerConfiguration: Sendable {
   /// Serve this CA certificate at ``LocalCertificate/caPath`` (`serve --https`'s own, for
   /// phones to trust).
   public var localCA: LocalCertificate.Files?
+  /// How fast clients may make players, start games and move. Off unless asked for here (tests
+  /// and embedders); `guesswork serve` (``fromEnvironment(_:)``) uses ``RateLimits/standard``
+  /// unless `GUESSWORK_RATE_LIMITS` says otherwise.
+  public var rateLimits: RateLimits = .off
   /// How long a request may take to arrive whole (its head and body), in seconds.
   public var requestDeadlineSeconds = 30
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
@@ -59,7 +63,7 @@ public struct ServerConfiguration: Sendable {
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
   /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_DATAMUSE`
   /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
-  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY` and `GUESSWORK_REQUEST_DEADLINE` (seconds); what is unset keeps its default.
+  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY`, `GUESSWORK_REQUEST_DEADLINE` (seconds) and `GUESSWORK_RATE_LIMITS`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -85,6 +89,8 @@ public struct ServerConfiguration: Sendable {
     if let host = environment["GUESSWORK_METRICS_HOST"], !host.isEmpty {
       configuration.metricsHost = host
     }
+    configuration.rateLimits =
+      environment["GUESSWORK_RATE_LIMITS"].flatMap { try? RateLimits.parse($0) } ?? .standard
     if let seconds = environment["GUESSWORK_REQUEST_DEADLINE"].flatMap(Int.init), seconds > 0 {
       configuration.requestDeadlineSeconds = seconds
     }

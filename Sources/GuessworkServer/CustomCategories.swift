@@ -159,21 +159,22 @@ extension API {
 
   private func createCategory(_ request: Request) async throws -> Response {
     let player = try await identity.requirePlayer(of: request)
+    let full = APIError(
+      .badRequest, "invalid-category",
+      "You have \(CustomCategoryRules.perPlayer) categories, the most there can be; delete one first."
+    )
+    // Said early when it is plain; decided in the store, where creations at once are counted.
     guard
       try await store.customCategories(playerID: player.id).count
         < CustomCategoryRules.perPlayer
-    else {
-      throw APIError(
-        .badRequest, "invalid-category",
-        "You have \(CustomCategoryRules.perPlayer) categories, the most there can be; delete one first."
-      )
-    }
+    else { throw full }
     let input = try await categoryInput(request, playerID: player.id, except: nil)
     let now = clock().milliseconds
     let record = CustomCategoryRecord(
       id: CustomCategoryRules.idPrefix + UUID().uuidString.lowercased(), playerID: player.id,
       name: input.name, words: input.words, createdAt: now)
-    try await store.insertCustomCategory(record)
+    guard try await store.insertCustomCategory(record, limit: CustomCategoryRules.perPlayer)
+    else { throw full }
     return json(CustomCategoryView(record), status: .created)
   }
 

@@ -171,6 +171,7 @@ extension API {
 
   private func startDaily(_ request: Request, game: String) async throws -> Response {
     let player = try await identity.requirePlayer(of: request)
+    try limiter.admit(.games, key: player.id)
     let engine = try dailyEngine(game)
     let body = try await body(of: request)
     let input =

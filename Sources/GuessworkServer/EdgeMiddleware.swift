@@ -67,10 +67,12 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
       apiError = APIError(
         .internalServerError, "internal", "Something went wrong on the server; it is logged.")
     }
-    return json(
+    var response = json(
       APIError.Body(
         error: .init(code: apiError.code, message: apiError.message, gameId: apiError.gameId)),
       status: apiError.status)
+    if let seconds = apiError.retryAfter { response.headers[.retryAfter] = String(seconds) }
+    return response
   }
 
   static func code(for status: HTTPResponse.Status) -> String {

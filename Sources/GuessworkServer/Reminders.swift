@@ -291,15 +291,15 @@ extension API {
       throw APIError.badRequest(
         "latitude (-90 to 90) and longitude (-180 to 180) come together, or not at all.")
     }
-    guard try await store.reminders(playerID: player.id).count < ReminderRules.perPlayer else {
-      throw APIError.badRequest(
-        "You have \(ReminderRules.perPlayer) reminders, the most there can be; delete one first.")
-    }
     let record = ReminderRecord(
       id: UUID().uuidString.lowercased(), playerID: player.id, title: title,
       startsAt: startsAt, utcOffsetMinutes: offset, place: place, latitude: input.latitude,
       longitude: input.longitude, createdAt: now)
-    try await store.insertReminder(record)
+    // Counted and inserted in one transaction: creations at once cannot pass the limit.
+    guard try await store.insertReminder(record, limit: ReminderRules.perPlayer) else {
+      throw APIError.badRequest(
+        "You have \(ReminderRules.perPlayer) reminders, the most there can be; delete one first.")
+    }
     return json(ReminderView(record), status: .created)
   }
 

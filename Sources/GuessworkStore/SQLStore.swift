@@ -880,16 +880,43 @@ extension SQLStore {
       updatedAt: try row.decode(column: "updated_at", as: Int64.self))
   }
 
-  public func insertCustomCategory(_ category: CustomCategoryRecord) async throws {
+  public func insertCustomCategory(_ category: CustomCategoryRecord, limit: Int) async throws
+    -> Bool
+  {
     try await writing { db in
-      try await db.raw(
-        """
-        INSERT INTO custom_categories (id, player_id, name, words, created_at, updated_at)
-        VALUES (\(bind: category.id), \(bind: category.playerID), \(bind: category.name),
-          \(bind: Self.encodeWords(category.words)), \(bind: category.createdAt),
-          \(bind: category.updatedAt))
-        """
-      ).run()
+      try await Self.withinQuota(
+        db, table: "custom_categories", playerID: category.playerID, limit: limit
+      ) {
+        try await db.raw(
+          """
+          INSERT INTO custom_categories (id, player_id, name, words, created_at, updated_at)
+          VALUES (\(bind: category.id), \(bind: category.playerID), \(bind: category.name),
+            \(bind: Self.encodeWords(category.words)), \(bind: category.createdAt),
+            \(bind: category.updatedAt))
+          """
+        ).run()
+      }
+    }
+  }
+
+  /// Runs `insert` in a transaction when the player has fewer than `limit` rows in `table`.
+  /// The player's row is locked first (an update that changes nothing), so that of several
+  /// inserts at once on PostgreSQL each counts after the one before has committed; SQLite
+  /// writes one at a time anyway.
+  private static func withinQuota(
+    _ db: any SQLDatabase, table: String, playerID: String, limit: Int,
+    insert: () async throws -> Void
+  ) async throws -> Bool {
+    try await db.transaction {
+      try await db.raw("UPDATE players SET updated_at = updated_at WHERE id = \(bind: playerID)")
+        .run()
+      let count =
+        try await db.raw(
+          "SELECT COUNT(*) AS n FROM \(unsafeRaw: table) WHERE player_id = \(bind: playerID)"
+        ).first()?.decode(column: "n", as: Int.self) ?? 0
+      guard count < limit else { return false }
+      try await insert()
+      return true
     }
   }
 
@@ -949,17 +976,20 @@ extension SQLStore {
       createdAt: try row.decode(column: "created_at", as: Int64.self))
   }
 
-  public func insertReminder(_ reminder: ReminderRecord) async throws {
+  public func insertReminder(_ reminder: ReminderRecord, limit: Int) async throws -> Bool {
     try await writing { db in
-      try await db.raw(
-        """
-        INSERT INTO reminders (id, player_id, title, starts_at, utc_offset_minutes, place,
-          latitude, longitude, created_at)
-        VALUES (\(bind: reminder.id), \(bind: reminder.playerID), \(bind: reminder.title),
-          \(bind: reminder.startsAt), \(bind: reminder.utcOffsetMinutes), \(bind: reminder.place),
-          \(bind: reminder.latitude), \(bind: reminder.longitude), \(bind: reminder.createdAt))
-        """
-      ).run()
+      try await Self.withinQuota(db, table: "reminders", playerID: reminder.playerID, limit: limit)
+      {
+        try await db.raw(
+          """
+          INSERT INTO reminders (id, player_id, title, starts_at, utc_offset_minutes, place,
+            latitude, longitude, created_at)
+          VALUES (\(bind: reminder.id), \(bind: reminder.playerID), \(bind: reminder.title),
+            \(bind: reminder.startsAt), \(bind: reminder.utcOffsetMinutes), \(bind: reminder.place),
+            \(bind: reminder.latitude), \(bind: reminder.longitude), \(bind: reminder.createdAt))
+          """
+        ).run()
+      }
     }
   }
 

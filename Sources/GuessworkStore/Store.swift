@@ -136,7 +136,9 @@ public protocol GuessworkStore: Sendable {
 
   // MARK: Custom categories
 
-  func insertCustomCategory(_ category: CustomCategoryRecord) async throws
+  /// Stores a category unless its player has `limit` already (`false`), checked and inserted
+  /// in one transaction, so that creations at once cannot pass the limit together.
+  func insertCustomCategory(_ category: CustomCategoryRecord, limit: Int) async throws -> Bool
   /// Replaces the name and words of a player's category; `false` when the player has no such
   /// category.
   func updateCustomCategory(_ category: CustomCategoryRecord) async throws -> Bool
@@ -148,7 +150,8 @@ public protocol GuessworkStore: Sendable {
 
   // MARK: Reminders
 
-  func insertReminder(_ reminder: ReminderRecord) async throws
+  /// Stores a reminder unless its player has `limit` already (`false`), as categories are.
+  func insertReminder(_ reminder: ReminderRecord, limit: Int) async throws -> Bool
   /// A player's reminders, soonest first.
   func reminders(playerID: String) async throws -> [ReminderRecord]
   func reminder(id: String) async throws -> ReminderRecord?

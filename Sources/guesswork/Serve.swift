@@ -15,7 +15,7 @@ struct Serve: AsyncParsableCommand {
       Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
       GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST, GUESSWORK_HTTPS=1, \
-      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY.
+      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE.
       With --https it serves HTTPS with a certificate it makes once for this machine's names and \
       addresses (kept in <data dir>/tls); a phone trusts it by installing the certificate \
       authority offered at /guesswork-ca.crt (README: "Playing on phones").
@@ -60,7 +60,16 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "The private key (PEM) of --tls-cert.")
   var tlsKey: String?
 
+  @Option(
+    help:
+      "Rate limits: off, or players=20/3600,games=30/300,moves=100/10 (count per seconds; these are the defaults)."
+  )
+  var rateLimits: String?
+
   func validate() throws {
+    if let text = rateLimits ?? ProcessInfo.processInfo.environment["GUESSWORK_RATE_LIMITS"] {
+      do { _ = try RateLimits.parse(text) } catch { throw ValidationError("\(error)") }
+    }
     if (tlsCert == nil) != (tlsKey == nil) {
       throw ValidationError("--tls-cert and --tls-key go together: give both, or neither.")
     }
@@ -93,6 +102,7 @@ struct Serve: AsyncParsableCommand {
     if let datamuseURL { configuration.datamuse.baseURL = datamuseURL }
     if noDatamuse { configuration.datamuse.enabled = false }
     if let metricsPort { configuration.metricsPort = metricsPort }
+    if let rateLimits { configuration.rateLimits = try RateLimits.parse(rateLimits) }
     if let metricsHost { configuration.metricsHost = metricsHost }
     if let tlsCert, let tlsKey {
       configuration.tls = .init(certificateChain: tlsCert, privateKey: tlsKey)

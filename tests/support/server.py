@@ -55,6 +55,9 @@ class Server:
         # Test servers never reach the internet: Datamuse is off unless a test points it at a
         # local fake (GUESSWORK_DATAMUSE=on and GUESSWORK_DATAMUSE_URL in `env`).
         env.setdefault("GUESSWORK_DATAMUSE", "off")
+        # Tests make many players from one address and move as fast as they can: the rate
+        # limits are off unless a test sets them (tests/e2e/test_limits.py).
+        env.setdefault("GUESSWORK_RATE_LIMITS", "off")
         env.update(self.env)
         args = [binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
         if self.database_url:
