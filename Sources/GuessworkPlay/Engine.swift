@@ -390,15 +390,19 @@ public final class DecodedStates<G: Game>: Sendable {
     var version: Int
   }
 
-  private let states = Mutex(RecentlyUsed<Key, (json: String, game: G)>(capacity: capacity))
+  /// And at most this many bytes, as ``size`` counts them.
+  public static var byteCapacity: Int { 16 << 20 }
+
+  private let states = Mutex(
+    RecentlyUsed<Key, (json: String, game: G)>(
+      capacity: capacity, byteCapacity: byteCapacity,
+      weigh: { key, value in 64 + key.gameID.utf8.count + 2 * value.json.utf8.count }))
 
   public init() {}
 
   /// Entries and bytes: the JSON kept, and as much again for the decoded game.
   public var size: CacheSize {
-    states.withLock {
-      $0.measure { key, value in 64 + key.gameID.utf8.count + 2 * value.json.utf8.count }
-    }
+    states.withLock { $0.size }
   }
 
   public subscript(gameID: String, version: Int) -> (json: String, game: G)? {
@@ -417,8 +421,14 @@ public final class DecodedStates<G: Game>: Sendable {
 final class Decoded<Value: Sendable>: Sendable {
   private let values: Mutex<RecentlyUsed<String, Value>>
 
-  init(capacity: Int) {
-    values = Mutex(RecentlyUsed(capacity: capacity))
+  /// At most `capacity` values, and about `byteCapacity` bytes (the JSON twice: as a key and
+  /// as the value decoded from it).
+  init(capacity: Int, byteCapacity: Int = 8 << 20) {
+    values = Mutex(
+      RecentlyUsed(
+        capacity: capacity, byteCapacity: byteCapacity,
+        weigh: { json, _ in 64 + 2 * json.utf8.count }
+      ))
   }
 
   func value(for json: String, decode: () -> Value) -> Value {

@@ -229,8 +229,14 @@ final class AnsweredStatistics: Sendable {
   }
 
   static let capacity = 2048
+  static let byteCapacity = 16 << 20
   private let answers = Mutex(
-    RecentlyUsed<String, (sources: Sources, json: [UInt8])>(capacity: capacity))
+    RecentlyUsed<String, (sources: Sources, json: [UInt8])>(
+      capacity: capacity, byteCapacity: byteCapacity,
+      weigh: { key, value in
+        64 + key.utf8.count + value.json.count + (value.sources.tallies?.utf8.count ?? 0)
+          + 40 * value.sources.games.count + 48 * value.sources.streaks.count
+      }))
 
   func json(for playerID: String, from sources: Sources) -> [UInt8]? {
     guard let kept = answers.withLock({ $0[playerID] }), kept.sources == sources else {
@@ -241,12 +247,7 @@ final class AnsweredStatistics: Sendable {
 
   /// Entries and bytes: the answers and the tallies they were made from.
   var size: CacheSize {
-    answers.withLock {
-      $0.measure { key, value in
-        64 + key.utf8.count + value.json.count + (value.sources.tallies?.utf8.count ?? 0)
-          + 40 * value.sources.games.count + 48 * value.sources.streaks.count
-      }
-    }
+    answers.withLock { $0.size }
   }
 
   func keep(_ json: [UInt8], for playerID: String, from sources: Sources) {

@@ -19,6 +19,8 @@ struct API: Sendable {
   let clock: @Sendable () -> Instant
 
   static let maxBody = 1024 * 1024
+  /// Unfinished games a player may have from the last day.
+  static let unfinishedGamesLimit = 100
 
   /// Every game the server plays, built once.
   let engines: GameEngines
@@ -351,6 +353,20 @@ struct API: Sendable {
   private func createGame(_ request: Request) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
     try limiter.admit(.games, key: playerID)
+    // Each live game is kept in memory while it is played: a player may have a bounded
+    // number at once (those left for a day do not count).
+    let day: Int64 = 24 * 3600 * 1000
+    guard
+      try await store.unfinishedGames(playerID: playerID, since: clock().milliseconds - day)
+        < Self.unfinishedGamesLimit
+    else {
+      var error = APIError(
+        .tooManyRequests, "too-many-unfinished-games",
+        "You have \(Self.unfinishedGamesLimit) unfinished games from the last day: finish one first."
+      )
+      error.retryAfter = 60
+      throw error
+    }
     let body = try await body(of: request)
     let input = try JSONDecoder().decode(NewGame.self, from: body)
     guard let engine = engines[input.game] else {
@@ -455,6 +471,12 @@ struct API: Sendable {
     guard asked.version == record.version else { throw APIError.stale(record.version) }
     let step = try played {
       try engine.apply(asked, to: advanced, gameID: record.id, version: record.version, at: now)
+    }
+    // An action that changes nothing (Backspace on an empty pad) is answered, not stored: a
+    // thousand of them would otherwise be a thousand rows.
+    if !advanced.changed, step.events.isEmpty, step.state == record.state {
+      return json(
+        try await reply(record, step, version: record.version, events: [], request: request))
     }
     let version = record.version + 1
     let saved = try await store.saveMove(

@@ -36,7 +36,7 @@ final class PostgresGames: Sendable {
   private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 2))
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
-    RecentlyUsed<String, GameRecord>(capacity: SQLiteWriter.cacheCapacity))
+    RecentlyUsed<String, GameRecord>.liveGames())
   /// PostgresNIO sets metadata on its logger for every statement, which a real handler
   /// formats whether or not it logs: a read spent 3% of its time there (perf). Failures reach
   /// the caller as errors, which the server logs.
@@ -92,7 +92,7 @@ final class PostgresGames: Sendable {
   }
 
   func cached() -> CacheSize {
-    written.withLockedValue { $0.measure { $1.approximateBytes } }
+    written.withLockedValue { $0.size }
   }
 
   // MARK: Writing

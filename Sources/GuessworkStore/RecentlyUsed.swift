@@ -1,20 +1,33 @@
-/// A map bounded to `capacity` entries that keeps the ones in use.
+/// A map bounded to `capacity` entries, and to `byteCapacity` bytes as `weigh` counts them,
+/// that keeps the ones in use.
 ///
 /// Two generations: new entries go into the young one, and an entry found in the old one moves
-/// back to the young. When the young one holds half the capacity, the old one is forgotten and
-/// the young one becomes old. So an entry used again within half the capacity's worth of new
-/// ones stays, and one left alone falls out within two generations. (Forgetting one arbitrary
-/// entry when full forgot the entries in use as often as any: BENCHMARKS.md.)
+/// back to the young. When the young one holds half the capacity (or half the bytes), the old
+/// one is forgotten and the young one becomes old. So an entry used again within half the
+/// capacity's worth of new ones stays, and one left alone falls out within two generations.
+/// (Forgetting one arbitrary entry when full forgot the entries in use as often as any:
+/// BENCHMARKS.md.) Bounded by bytes too, because entries differ: a hostile player's entries can
+/// be a thousand times the size of a usual one.
 ///
 /// A value type: the caller shares it under its own lock.
 public struct RecentlyUsed<Key: Hashable, Value> {
   public let capacity: Int
+  public let byteCapacity: Int
+  private let weigh: @Sendable (Key, Value) -> Int
   private var young: [Key: Value] = [:]
+  private var youngBytes = 0
   private var old: [Key: Value] = [:]
 
-  public init(capacity: Int) {
+  /// `weigh`: an entry's approximate size in bytes (by default: none, so only `capacity`
+  /// bounds it).
+  public init(
+    capacity: Int, byteCapacity: Int = .max,
+    weigh: @escaping @Sendable (Key, Value) -> Int = { _, _ in 0 }
+  ) {
     precondition(capacity >= 2, "RecentlyUsed needs room for two generations.")
     self.capacity = capacity
+    self.byteCapacity = byteCapacity
+    self.weigh = weigh
   }
 
   /// The entry for `key`, kept for longer since it was asked for; setting `nil` forgets it.
@@ -29,8 +42,8 @@ public struct RecentlyUsed<Key: Hashable, Value> {
       old[key] = nil
       if let newValue {
         insert(newValue, for: key)
-      } else {
-        young[key] = nil
+      } else if let gone = young.removeValue(forKey: key) {
+        youngBytes -= weigh(key, gone)
       }
     }
   }
@@ -43,13 +56,21 @@ public struct RecentlyUsed<Key: Hashable, Value> {
     return CacheSize(entries: young.count + old.count, bytes: bytes)
   }
 
+  /// How many entries are kept, and their size as `weigh` counts it.
+  public var size: CacheSize { measure(weigh) }
+
   private mutating func insert(_ value: Value, for key: Key) {
-    if young.count >= capacity / 2, young[key] == nil {
+    let weight = weigh(key, value)
+    if let replaced = young[key] {
+      youngBytes -= weigh(key, replaced)
+    } else if young.count >= capacity / 2 || youngBytes + weight > byteCapacity / 2 {
       old = young
       young = [:]
       young.reserveCapacity(capacity / 2)
+      youngBytes = 0
     }
     young[key] = value
+    youngBytes += weight
   }
 }
 

@@ -468,6 +468,17 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
+  public func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT COUNT(*) AS n FROM games
+        WHERE player_id = \(bind: playerID) AND finished_at IS NULL AND created_at > \(bind: since)
+        """
+      ).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+  }
+
   public func insertLinkCode(hash: String, playerID: String, expiresAt: Int64) async throws {
     try await writing { db in
       try await db.raw(

@@ -31,10 +31,12 @@ final class SQLiteWriter: Sendable {
   /// At most this many live games are kept in memory, the ones in play (``RecentlyUsed``);
   /// one forgotten is read from the database when asked for.
   static let cacheCapacity = 20_000
+  /// And at most this many bytes of them (``GameRecord/approximateBytes``).
+  static let cacheBytes = 64 << 20
 
   /// One batch at a time: SQLite has one writer.
   private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 1))
-  private let games = NIOLockedValueBox(RecentlyUsed<String, GameRecord>(capacity: cacheCapacity))
+  private let games = NIOLockedValueBox(RecentlyUsed<String, GameRecord>.liveGames())
   private let thread = NIOThreadPool(numberOfThreads: 1)
   private let batchSizes = WriteJob.batchSizes(database: "sqlite")
   /// Touched only on `thread`.
@@ -63,7 +65,7 @@ final class SQLiteWriter: Sendable {
   }
 
   func cached() -> CacheSize {
-    games.withLockedValue { $0.measure { $1.approximateBytes } }
+    games.withLockedValue { $0.size }
   }
 
   func close() async throws {

@@ -24,6 +24,8 @@ public protocol GuessworkStore: Sendable {
   func linkCodePlayer(hash: String, at now: Int64) async throws -> String?
   /// Uses a sign-in code: its player, once (of two uses at once, one gets `nil`).
   func useLinkCode(hash: String, at now: Int64) async throws -> String?
+  /// How many of a player's games created since `since` are unfinished.
+  func unfinishedGames(playerID: String, since: Int64) async throws -> Int
   /// Signs one more device in as a player (a player has a token per device).
   func addToken(playerID: String, tokenHash: String, at now: Int64) async throws
   /// Signs the device with this token out: the token signs nothing in any more.

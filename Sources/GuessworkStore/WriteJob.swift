@@ -49,6 +49,13 @@ struct WriteQueue<Waiting: Sendable>: Sendable {
 }
 
 extension RecentlyUsed<String, GameRecord> {
+  /// The live games a writer keeps: bounded in count and in bytes.
+  static func liveGames() -> Self {
+    RecentlyUsed(
+      capacity: SQLiteWriter.cacheCapacity, byteCapacity: SQLiteWriter.cacheBytes,
+      weigh: { $1.approximateBytes })
+  }
+
   /// Brings the live games up to date with `committed`, in commit order: a new game and a
   /// move of a known game are kept, a finished game or a refused or failed write forgotten.
   mutating func remember(_ committed: some Sequence<(WriteJob, Result<Bool, any Error>)>) {

@@ -163,6 +163,23 @@ struct DefenceTests {
     }
   }
 
+  @Test("An action that changes nothing is answered but not stored", arguments: Database.available)
+  func idleActions(database: Database) async throws {
+    try await withServer(database) { client, _ in
+      let ana = try await Player.join(client)
+      var game = try await ana.start(.number)
+      for _ in 0..<50 {
+        let reply = try await ana.act(&game, #"{"type":"backspace"}"#)
+        #expect(reply.version == 0 && (reply.events ?? []).isEmpty)
+      }
+      try await ana.act(&game, #"{"type":"digit","digit":4}"#)
+      #expect(game.version == 1)
+      try await ana.act(&game, #"{"type":"backspace"}"#)
+      #expect(game.version == 2, "a Backspace that erases a digit is a move")
+      #expect(try await ana.game(game.id).version == 2)
+    }
+  }
+
   @Test("A misspelt setting is refused with the game's settings named")
   func unknownSetting() async throws {
     try await withServer(.sqlite) { client, _ in

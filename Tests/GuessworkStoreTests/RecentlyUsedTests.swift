@@ -31,4 +31,26 @@ struct RecentlyUsedTests {
     #expect(map["b"] == nil)
     #expect(map["c"] == nil, "left alone for two generations")
   }
+
+  @Test func fewLargeEntriesAreBoundedByBytes() {
+    var map = RecentlyUsed<Int, String>(
+      capacity: 10_000, byteCapacity: 1_000, weigh: { _, text in text.utf8.count })
+    for key in 0..<100 { map[key] = String(repeating: "x", count: 100) }
+    #expect(map.size.bytes <= 1_000 + 100, "at most the budget and one entry over")
+    #expect(map.size.entries <= 11)
+    #expect(map[99] != nil && map[0] == nil)
+    // Small entries still fill up to the count bound.
+    var small = RecentlyUsed<Int, String>(
+      capacity: 100, byteCapacity: 1_000_000, weigh: { _, text in text.utf8.count })
+    for key in 0..<1_000 { small[key] = "y" }
+    #expect(small.size.entries <= 100 && small.size.entries >= 50)
+    // Replacing or removing an entry gives its bytes back.
+    var changing = RecentlyUsed<Int, String>(
+      capacity: 100, byteCapacity: 400, weigh: { _, text in text.utf8.count })
+    for _ in 0..<50 { changing[1] = String(repeating: "z", count: 150) }
+    changing[2] = String(repeating: "z", count: 40)
+    #expect(changing[1] != nil && changing[2] != nil, "one entry rewritten is counted once")
+    changing[1] = nil
+    #expect(changing.size.bytes == 40)
+  }
 }

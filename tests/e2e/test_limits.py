@@ -67,3 +67,21 @@ def test_category_and_reminder_limits_hold_under_creations_at_once(database):
             made = list(pool.map(lambda i: ana.post("/api/reminders", {"start": in_hours(200 + i)})[0], range(20)))
         assert made.count(201) == 5 and made.count(400) == 15, made
         assert len(ana.get("/api/reminders")[2]["reminders"]) == 100
+
+
+def test_a_player_may_have_a_bounded_number_of_unfinished_games():
+    with Server() as server:
+        ana = Client(server.url)
+        ana.join("Ana")
+        games = [ana.start_game("color-match") for _ in range(100)]
+        status, headers, payload = ana.post("/api/games", {"game": "number"})
+        assert status == 429 and payload["error"]["code"] == "too-many-unfinished-games", payload
+        assert int(headers["Retry-After"]) >= 1 and "finish one" in payload["error"]["message"]
+        # Finishing one makes room for one.
+        ana.act(games[0], {"type": "quit"})
+        assert ana.post("/api/games", {"game": "number"})[0] == 201
+        assert ana.post("/api/games", {"game": "number"})[0] == 429
+        # Another player is not held back.
+        bea = Client(server.url)
+        bea.join("Bea")
+        assert bea.post("/api/games", {"game": "number"})[0] == 201
