@@ -74,6 +74,9 @@ public protocol Game: Codable, Sendable, Equatable {
   /// Lets time pass with no action; returns what that caused (a round ending, say).
   /// Ticking to `a` and then to `b` leaves the same game as ticking to `b` at once.
   mutating func tick(at now: Instant) -> [Event]
+  /// Whether time alone can end a game (a round on a clock), so that a server finishes it
+  /// when its time runs out, whether or not anyone is looking.
+  static var isTimed: Bool { get }
 
   /// What the player may see at `now`. Never contains a secret.
   func view(at now: Instant) -> View
@@ -98,6 +101,7 @@ public protocol Game: Codable, Sendable, Equatable {
 extension Game {
   /// Untimed games ignore the passing of time.
   public mutating func tick(at now: Instant) -> [Event] { [] }
+  public static var isTimed: Bool { false }
 
   public static func fit(_ settings: Settings, to supplied: SuppliedContent) -> Settings {
     settings

@@ -66,6 +66,8 @@ public struct ActionRequest: Sendable {
 /// ``Games/all`` from stored JSON and encoded requests, with one step for both.
 public protocol GameEngine: Sendable {
   var kind: GameKind { get }
+  /// Whether time alone can end this game (``Game/isTimed``).
+  var isTimed: Bool { get }
   var title: String { get }
   var contentNeed: ContentNeed { get }
   /// The game as clients see it in the catalog: name, settings, figures.
@@ -131,6 +133,7 @@ public struct Engine<G: Game>: GameEngine {
   public init(_ type: G.Type = G.self) {}
 
   public var kind: GameKind { G.kind }
+  public var isTimed: Bool { G.isTimed }
   public var title: String { G.title }
   public var contentNeed: ContentNeed { G.contentNeed }
   public var gameType: any Game.Type { G.self }

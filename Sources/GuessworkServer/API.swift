@@ -96,6 +96,8 @@ struct API: Sendable {
     }
     router.get("/api/me/stats") { request, _ in
       let playerID = try await identity.requirePlayerID(of: request)
+      // A round whose time ran out counts, even before the background sweep reaches it.
+      try await finishExpiredGames(playerID: playerID)
       return json(
         encoded: try await book.statisticsJSON(playerID: playerID, now: clock().milliseconds))
     }
@@ -491,7 +493,7 @@ struct API: Sendable {
   }
 
   /// Stores a game that time has ended, unless someone else already stored a newer version.
-  private func saveTimeout(_ record: GameRecord, _ step: Step, now: Instant) async throws -> Int {
+  func saveTimeout(_ record: GameRecord, _ step: Step, now: Instant) async throws -> Int {
     let version = record.version + 1
     let saved = try await store.saveMove(
       step.move(gameID: record.id, version: version, at: now), expectedVersion: record.version)

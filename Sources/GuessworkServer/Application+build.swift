@@ -89,6 +89,9 @@ public func buildApplication(
     },
     logger: logger)
   app.addServices(StoreService(store: store), WordRefreshService(bank: words))
+  if let every = configuration.expirySweep {
+    app.addServices(ExpiryService(api: api, logger: logger, every: every))
+  }
   if let port = configuration.metricsPort {
     let engines = api.engines
     let book = api.book

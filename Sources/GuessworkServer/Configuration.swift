@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
   /// and embedders); `guesswork serve` (``fromEnvironment(_:)``) uses ``RateLimits/standard``
   /// unless `GUESSWORK_RATE_LIMITS` says otherwise.
   public var rateLimits: RateLimits = .off
+  /// How often the server looks for rounds whose time has run out, to record them then;
+  /// `nil`: never (tests that drive the clock), and rounds end when next read.
+  public var expirySweep: Duration? = .seconds(1)
   /// How long a request may take to arrive whole (its head and body), in seconds.
   public var requestDeadlineSeconds = 30
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it

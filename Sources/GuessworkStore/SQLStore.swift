@@ -468,6 +468,23 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
+  public func unfinishedGameIDs(kinds: [String], since: Int64, playerID: String?, limit: Int)
+    async throws -> [String]
+  {
+    guard !kinds.isEmpty else { return [] }
+    return try await session { db in
+      let player: SQLQueryString = playerID.map { "AND player_id = \(bind: $0)" } ?? ""
+      return try await db.raw(
+        """
+        SELECT id FROM games
+        WHERE finished_at IS NULL AND created_at > \(bind: since)
+          AND kind IN (\(binds: kinds)) \(player)
+        ORDER BY created_at LIMIT \(literal: limit)
+        """
+      ).all().map { try $0.decode(column: "id", as: String.self) }
+    }
+  }
+
   public func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
     try await session { db in
       try await db.raw(

@@ -24,6 +24,10 @@ public protocol GuessworkStore: Sendable {
   func linkCodePlayer(hash: String, at now: Int64) async throws -> String?
   /// Uses a sign-in code: its player, once (of two uses at once, one gets `nil`).
   func useLinkCode(hash: String, at now: Int64) async throws -> String?
+  /// The ids of the unfinished games of `kinds` created since `since` (of one player, or of
+  /// everyone), oldest first, at most `limit`.
+  func unfinishedGameIDs(kinds: [String], since: Int64, playerID: String?, limit: Int)
+    async throws -> [String]
   /// How many of a player's games created since `since` are unfinished.
   func unfinishedGames(playerID: String, since: Int64) async throws -> Int
   /// Signs one more device in as a player (a player has a token per device).

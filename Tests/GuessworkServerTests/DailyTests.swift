@@ -29,8 +29,8 @@ func withTwoServers(
   let location = database.location()
   let first = try await SQLStore.open(location, logger: logger)
   let second = try await SQLStore.open(location, logger: logger)
-  let one = try buildApplication(ServerConfiguration(), store: first, logger: logger) { clock.now }
-  let two = try buildApplication(ServerConfiguration(), store: second, logger: logger) { clock.now }
+  let one = try buildApplication(.drivenClock, store: first, logger: logger) { clock.now }
+  let two = try buildApplication(.drivenClock, store: second, logger: logger) { clock.now }
   try await one.test(.live) { a in
     try await two.test(.live) { b in try await body(a, b) }
   }

@@ -234,7 +234,7 @@ struct DatamuseTests {
 struct GuessOrPassWordsTests {
   @Test("A round plays to its end while Datamuse cannot be reached")
   func roundWithoutDatamuse() async throws {
-    var configuration = ServerConfiguration()
+    var configuration = ServerConfiguration.drivenClock
     configuration.datamuse = DatamuseSettings(enabled: true, baseURL: "http://127.0.0.1:1")
     let store = try await temporaryStore()
     let clock = ManualClock()
@@ -257,7 +257,7 @@ struct GuessOrPassWordsTests {
     let store = try await temporaryStore()
     let clock = ManualClock()
     let app = try buildApplication(
-      ServerConfiguration(), store: store, logger: Logger(label: "x"), clock: { clock.now })
+      .drivenClock, store: store, logger: Logger(label: "x"), clock: { clock.now })
     try await app.test(.live) { client in
       let ana = try await Player.join(client)
       let words = (1...12).map { "word\(String(UnicodeScalar(UInt8(96 + $0))))" }

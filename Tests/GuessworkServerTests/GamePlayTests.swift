@@ -252,6 +252,30 @@ struct NewBestTests {
   }
 
   @Test(
+    "A round whose time ran out counts in the statistics without being opened again, once",
+    arguments: Database.available)
+  func expiredRoundsCount(database: Database) async throws {
+    try await withServer(database) { client, clock in
+      let ana = try await Player.join(client)
+      let round = try await ana.start(.colorMatch, settings: #"{"duration":30}"#)
+      let words = try await ana.start(.guessOrPass, extra: #","category":"food""#)
+      clock.advance(seconds: 600)  // the tab was closed long ago
+      let stats = try await ana.get("/api/me/stats")
+      let played = Dictionary(
+        uniqueKeysWithValues: (stats["games"]?.array ?? []).compactMap { game in
+          game["game"]?.string.map { ($0, game["played"]?.int ?? 0) }
+        })
+      #expect(played["color-match"] == 1 && played["guess-or-pass"] == 1, "\(played)")
+      // Stored once, by the statistics: opening them now finds them over, a version on.
+      for game in [round, words] {
+        let read = try await ana.game(game.id)
+        #expect(read.isOver && read.version == game.version + 1)
+      }
+      #expect(try await ana.get("/api/me/stats") == stats)
+    }
+  }
+
+  @Test(
     "Only a score above every earlier one in the same game and variant is a new best",
     arguments: Database.available)
   func newBest(database: Database) async throws {

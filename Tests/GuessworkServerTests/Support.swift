@@ -54,6 +54,17 @@ final class ManualClock: Sendable {
   }
 }
 
+extension ServerConfiguration {
+  /// For tests that drive the clock: rounds end when a test reads them (or asks for
+  /// statistics), never behind its back. tests/e2e/test_expiry.py watches the sweep with the
+  /// real clock.
+  static var drivenClock: ServerConfiguration {
+    var configuration = ServerConfiguration()
+    configuration.expirySweep = nil
+    return configuration
+  }
+}
+
 /// Runs `body` against a real server on a loopback port, on `database`, with a manual clock.
 func withServer(
   _ database: Database, games: [any Game.Type] = Games.all, clock: ManualClock = ManualClock(),
@@ -63,7 +74,7 @@ func withServer(
   logger.logLevel = .warning
   let store = try await SQLStore.open(database.location(), logger: logger)
   let app = try buildApplication(
-    ServerConfiguration(), store: store, logger: logger, clock: { clock.now }, games: games)
+    .drivenClock, store: store, logger: logger, clock: { clock.now }, games: games)
   try await app.test(.live) { client in try await body(client, clock) }
 }
 

@@ -182,6 +182,8 @@ public struct ColorMatchGame: Game {
   }
 
   /// Ends the round at the exact moment its clock ran out, if it has by `now`.
+  public static var isTimed: Bool { true }
+
   public mutating func tick(at now: Instant) -> [Event] {
     guard ending == nil, case .over(let at) = moment(at: now) else { return [] }
     usedMs = durationMs

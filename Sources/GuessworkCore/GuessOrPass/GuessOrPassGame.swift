@@ -142,6 +142,8 @@ public struct GuessOrPassGame: Game {
   }
 
   /// Ends the round at the exact moment its time ran out, if it has by `now`.
+  public static var isTimed: Bool { true }
+
   public mutating func tick(at now: Instant) -> [Event] {
     guard ending == nil, case .over(let at) = moment(at: now) else { return [] }
     ending = Ending(at: at, reason: .timeUp)
