@@ -172,12 +172,57 @@ struct StaticSiteMiddleware<Context: RequestContext>: RouterMiddleware {
     {
       return Response(status: .notModified, headers: headers)
     }
+    if let range = request.headers[.range] {
+      return Self.partial(file.body, range: range, headers: headers, head: request.method == .head)
+    }
     let body = gzip ? file.gzipped! : file.body
     if gzip { headers[.contentEncoding] = "gzip" }
     headers[.contentLength] = String(body.readableBytes)
     return Response(
       status: .ok, headers: headers,
       body: request.method == .head ? ResponseBody() : ResponseBody(byteBuffer: body))
+  }
+
+  /// A `Range` request (one range of bytes, of the file as it is): `206` with that part, or
+  /// `416` when the range lies outside the file; a range this cannot read gets the whole file.
+  static func partial(_ body: ByteBuffer, range: String, headers: HTTPFields, head: Bool)
+    -> Response
+  {
+    var headers = headers
+    headers[.acceptRanges] = "bytes"
+    let length = body.readableBytes
+    guard let (first, last) = byteRange(range, length: length) else {
+      headers[.contentLength] = String(length)
+      return Response(
+        status: .ok, headers: headers, body: head ? ResponseBody() : .init(byteBuffer: body))
+    }
+    guard first <= last, first < length else {
+      headers[.contentRange] = "bytes */\(length)"
+      headers[.contentLength] = "0"
+      return Response(status: .rangeNotSatisfiable, headers: headers)
+    }
+    let end = min(last, length - 1)
+    headers[.contentRange] = "bytes \(first)-\(end)/\(length)"
+    headers[.contentLength] = String(end - first + 1)
+    let part = body.getSlice(at: body.readerIndex + first, length: end - first + 1)!
+    return Response(
+      status: .partialContent, headers: headers,
+      body: head ? ResponseBody() : .init(byteBuffer: part))
+  }
+
+  /// The first and last byte of `bytes=a-b`, `bytes=a-` or `bytes=-n`; `nil` for anything else
+  /// (several ranges, other units), which is answered with the whole file.
+  static func byteRange(_ header: String, length: Int) -> (Int, Int)? {
+    guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+    let spec = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+    guard spec.count == 2 else { return nil }
+    switch (Int(spec[0]), Int(spec[1])) {
+    case (let first?, let last?): return (first, last)
+    case (let first?, nil) where spec[1].isEmpty: return (first, max(first, length - 1))
+    case (nil, let suffix?) where spec[0].isEmpty:
+      return suffix > 0 ? (max(0, length - suffix), length - 1) : (length, length)
+    default: return nil
+    }
   }
 
   /// Whether `Accept-Encoding` lists gzip with a weight above 0.

@@ -121,3 +121,22 @@ def test_a_changed_file_gets_a_new_version():
         assert before != after and f"v/{after}/css/app.css" in page
     finally:
         shutil.rmtree(folder)
+
+
+def test_ranges_of_a_file(server):
+    with open(os.path.join(PUBLIC, "css", "app.css"), "rb") as f:
+        original = f.read()
+    status, headers, body = fetch(server.url + "/css/app.css", {"Range": "bytes=10-19"})
+    assert status == 206 and body == original[10:20]
+    assert headers["Content-Range"] == f"bytes 10-19/{len(original)}" and headers["Content-Length"] == "10"
+    status, headers, body = fetch(server.url + "/css/app.css", {"Range": "bytes=-5"})
+    assert status == 206 and body == original[-5:]
+    status, _, body = fetch(server.url + "/css/app.css", {"Range": f"bytes={len(original) - 3}-"})
+    assert status == 206 and body == original[-3:]
+    # Past the end: 416 with the length (Hummingbird's FileMiddleware answered 206 with a
+    # negative Content-Length).
+    status, headers, body = fetch(server.url + "/css/app.css", {"Range": "bytes=99999-"})
+    assert status == 416 and headers["Content-Range"] == f"bytes */{len(original)}" and body == b""
+    # What this does not read (several ranges) gets the whole file.
+    status, _, body = fetch(server.url + "/css/app.css", {"Range": "bytes=0-1,5-6"})
+    assert status == 200 and body == original
