@@ -134,8 +134,9 @@ public enum OpenAPIDocument {
       properties[setting.name] = schema
     }
     return [
-      "type": "object", "properties": properties,
-      "description": "Missing keys take their defaults.",
+      "type": "object", "properties": properties, "additionalProperties": false,
+      "description":
+        "Missing keys take their defaults; a key that is no setting of the game is refused.",
     ]
   }
 
