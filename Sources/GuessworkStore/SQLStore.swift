@@ -350,6 +350,17 @@ public final class SQLStore: GuessworkStore {
         """,
       ]
     ),
+    (
+      6, "unfinished games by age",
+      [
+        // The sweep for rounds whose time ran out asks every second: without this it would
+        // read the whole table (a million finished games) each time.
+        """
+        CREATE INDEX IF NOT EXISTS games_unfinished ON games (created_at)
+        WHERE finished_at IS NULL
+        """
+      ]
+    ),
   ]
 
   /// The PostgreSQL advisory lock held while migrating ("gwmg").
