@@ -13,7 +13,7 @@
 public struct RecentlyUsed<Key: Hashable, Value> {
   public let capacity: Int
   public let byteCapacity: Int
-  private let weigh: @Sendable (Key, Value) -> Int
+  private let weigh: (@Sendable (Key, Value) -> Int)?
   private var young: [Key: Value] = [:]
   private var youngBytes = 0
   private var old: [Key: Value] = [:]
@@ -22,7 +22,7 @@ public struct RecentlyUsed<Key: Hashable, Value> {
   /// bounds it).
   public init(
     capacity: Int, byteCapacity: Int = .max,
-    weigh: @escaping @Sendable (Key, Value) -> Int = { _, _ in 0 }
+    weigh: (@Sendable (Key, Value) -> Int)? = nil
   ) {
     precondition(capacity >= 2, "RecentlyUsed needs room for two generations.")
     self.capacity = capacity
@@ -43,7 +43,7 @@ public struct RecentlyUsed<Key: Hashable, Value> {
       if let newValue {
         insert(newValue, for: key)
       } else if let gone = young.removeValue(forKey: key) {
-        youngBytes -= weigh(key, gone)
+        youngBytes -= weigh?(key, gone) ?? 0
       }
     }
   }
@@ -57,12 +57,12 @@ public struct RecentlyUsed<Key: Hashable, Value> {
   }
 
   /// How many entries are kept, and their size as `weigh` counts it.
-  public var size: CacheSize { measure(weigh) }
+  public var size: CacheSize { measure { key, value in weigh?(key, value) ?? 0 } }
 
   private mutating func insert(_ value: Value, for key: Key) {
-    let weight = weigh(key, value)
+    let weight = weigh?(key, value) ?? 0
     if let replaced = young[key] {
-      youngBytes -= weigh(key, replaced)
+      youngBytes -= weigh?(key, replaced) ?? 0
     } else if young.count >= capacity / 2 || youngBytes + weight > byteCapacity / 2 {
       old = young
       young = [:]
