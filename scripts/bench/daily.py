@@ -444,10 +444,14 @@ class Layout:
 
 
 def aggregates(sets=len(KINDS)):
-    """The leaderboards and streaks, rebuilt from every recorded daily play (the same SQL on
-    SQLite and PostgreSQL), as DailySet.record would have left them one result at a time."""
+    """Each player's key (a token per device, as POST /api/players leaves it), then the
+    leaderboards and streaks, rebuilt from every recorded daily play (the same SQL on SQLite and
+    PostgreSQL), as DailySet.record would have left them one result at a time."""
     recorded = "SELECT * FROM daily_plays WHERE score IS NOT NULL"
     return [
+        "DELETE FROM player_tokens",
+        """INSERT INTO player_tokens (token_hash, player_id, created_at)
+        SELECT token_hash, id, created_at FROM players""",
         "DELETE FROM daily_boards", "DELETE FROM daily_board_scores", "DELETE FROM daily_streaks",
         # The day's board: the score; updated when recorded.
         f"""INSERT INTO daily_boards (kind, period, player_id, score, updated_at)
