@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+public import GuessworkStore
 
 /// Who a player is, the same for the server and the terminal: a random 256-bit token (the
 /// browser keeps it in a cookie, the terminal in a file), of which only the SHA-256 is stored,
@@ -9,9 +10,12 @@ public enum PlayerIdentity {
   public static let nameLimit = 24
 
   /// A new random token, base64url without padding (43 characters).
-  public static func newToken() -> String {
+  public static func newToken() -> String { randomText(words: 4) }
+
+  /// `words` × 64 random bits, base64url without padding.
+  static func randomText(words: Int) -> String {
     var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<4).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
+    let bytes = (0..<words).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
     return Data(bytes).base64EncodedString()
       .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
       .replacingOccurrences(of: "=", with: "")
@@ -64,13 +68,17 @@ public enum LinkCode {
   /// How long a code can be used.
   public static let lifetimeMilliseconds: Int64 = 10 * 60 * 1000
 
-  /// A new code: 128 random bits, base64url without padding (22 characters).
-  public static func make() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let bytes = (0..<2).flatMap { _ in withUnsafeBytes(of: generator.next()) { Array($0) } }
-    return Data(bytes).base64EncodedString()
-      .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-      .replacingOccurrences(of: "=", with: "")
+  /// A new code for `playerID`, kept in `store` (as its hash) until it expires: the code and
+  /// when it expires.
+  public static func issue(for playerID: String, in store: any GuessworkStore, at now: Int64)
+    async throws -> (code: String, expiresAt: Int64)
+  {
+    // 128 random bits, base64url without padding (22 characters).
+    let code = PlayerIdentity.randomText(words: 2)
+    let expiresAt = now + lifetimeMilliseconds
+    try await store.insertLinkCode(
+      hash: PlayerIdentity.hash(code), playerID: playerID, expiresAt: expiresAt)
+    return (code, expiresAt)
   }
 
   /// Whether `text` has the shape of a code.

@@ -25,6 +25,19 @@ public struct RateLimits: Sendable, Equatable {
   /// Actions per player, over all their games.
   public var moves: Limit?
 
+  /// What is limited, named as in the setting.
+  enum Kind: String, Sendable {
+    case players, games, moves
+
+    var limit: WritableKeyPath<RateLimits, Limit?> {
+      switch self {
+      case .players: \.players
+      case .games: \.games
+      case .moves: \.moves
+      }
+    }
+  }
+
   public init(players: Limit? = nil, games: Limit? = nil, moves: Limit? = nil) {
     self.players = players
     self.games = games
@@ -59,12 +72,8 @@ public struct RateLimits: Sendable, Equatable {
       } else {
         throw RateLimitsError(part: String(part))
       }
-      switch pair[0] {
-      case "players": limits.players = limit
-      case "games": limits.games = limit
-      case "moves": limits.moves = limit
-      default: throw RateLimitsError(part: String(part))
-      }
+      guard let kind = Kind(rawValue: pair[0]) else { throw RateLimitsError(part: String(part)) }
+      limits[keyPath: kind.limit] = limit
     }
     return limits
   }
@@ -82,9 +91,7 @@ public struct RateLimitsError: Error, CustomStringConvertible {
 /// (``RecentlyUsed``: a key left alone long enough starts again with a full bucket, which is
 /// what it would have refilled to anyway).
 final class RateLimiter: Sendable {
-  enum Kind: String, Sendable {
-    case players, games, moves
-  }
+  typealias Kind = RateLimits.Kind
 
   private struct Bucket: Sendable {
     var tokens: Double
@@ -100,13 +107,7 @@ final class RateLimiter: Sendable {
 
   /// Takes one from `key`'s bucket of `kind`, or throws `429` saying when to try again.
   func admit(_ kind: Kind, key: String, now: ContinuousClock.Instant = .now) throws {
-    let limit: RateLimits.Limit?
-    switch kind {
-    case .players: limit = limits.players
-    case .games: limit = limits.games
-    case .moves: limit = limits.moves
-    }
-    guard let limit else { return }
+    guard let limit = limits[keyPath: kind.limit] else { return }
     let perSecond = Double(limit.count) / Double(limit.seconds)
     let wait: Double? = buckets.withLock { buckets in
       let id = "\(kind.rawValue) \(key)"

@@ -65,10 +65,8 @@ extension API {
     router.post("/api/me/link-codes") { request, _ in
       let player = try await identity.requirePlayer(of: request)
       _ = try await body(of: request)
-      let code = LinkCode.make()
-      let expiresAt = clock().milliseconds + LinkCode.lifetimeMilliseconds
-      try await store.insertLinkCode(
-        hash: PlayerIdentity.hash(code), playerID: player.id, expiresAt: expiresAt)
+      let (code, expiresAt) = try await LinkCode.issue(
+        for: player.id, in: store, at: clock().milliseconds)
       return json(
         NewLinkCode(code: code, path: "/link.html#\(code)", expiresAt: expiresAt), status: .created)
     }

@@ -45,10 +45,7 @@ struct Stats: AsyncParsableCommand {
     let now = Int64(Date().timeIntervalSince1970 * 1000)
     if browserLink {
       // A one-use code, good for ten minutes, that the browser confirms: never the token.
-      let code = LinkCode.make()
-      try await store.insertLinkCode(
-        hash: PlayerIdentity.hash(code), playerID: player.id,
-        expiresAt: now + LinkCode.lifetimeMilliseconds)
+      let (code, _) = try await LinkCode.issue(for: player.id, in: store, at: now)
       try? await store.close()
       print("http://\(host):\(port)/link.html#\(code)")
       print("Open it within ten minutes, once; it signs that browser in as \(player.name).")
