@@ -4,6 +4,7 @@ import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, openD
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { ready, t, tm, formatNumber } from '../i18n.js';
 import '../daily-badge.js';
 
 const session = new GameSession('bullseye', render);
@@ -27,9 +28,10 @@ function render(reply) {
     $('#target').src = `/api/games/${encodeURIComponent(reply.id)}/target.svg?r=${v.round}`;
     setSliders(v.startGuess);
   }
-  setText('#round-text', v.rounds ? `Colour ${v.round} of ${v.rounds}` : `Colour ${v.round}`);
-  setText('#total-text', v.freePlay ? (v.bestScore !== undefined ? `Best: ${v.bestScore}` : '') : `Total: ${v.total} / ${v.maxTotal}`);
-  setText('#message', v.message);
+  setText('#round-text', v.rounds ? t('bullseye.round.of', { round: v.round, rounds: v.rounds }) : t('bullseye.round.free', { round: v.round }));
+  setText('#total-text', v.freePlay ? (v.bestScore !== undefined && v.bestScore !== null ? t('bullseye.best', { score: v.bestScore }) : '')
+    : t('bullseye.total', { total: v.total, max: v.maxTotal }));
+  setText('#message', tm(v.message));
   const can = new Set(v.actions);
   $('#check').disabled = !can.has('check');
   $('#new-colour').hidden = !can.has('newColour');
@@ -62,48 +64,74 @@ function preview() {
   const colour = `rgb(${g.r}, ${g.g}, ${g.b})`;
   const chip = $('#guess');
   chip.style.backgroundColor = colour;
-  chip.setAttribute('aria-label', `Your colour: red ${g.r}, green ${g.g}, blue ${g.b}`);
+  chip.setAttribute('aria-label', t('bullseye.yourColour.mix', { red: g.r, green: g.g, blue: g.b }));
 }
 
 function showResult(reply, fresh) {
   const v = reply.view;
   const r = v.result;
   // One colour: a perfect match is cheered, a close one (90 or more) gets its line.
-  celebrate($('#result'), r.score === 100 ? ['Perfect match: 100 out of 100!']
-    : r.score >= 90 ? [`Great match: ${r.score} out of 100!`] : [], fresh && r.score === 100);
-  setText('#result-title', v.freePlay ? 'Your match' : `Colour ${r.round}: your score`);
-  setText('#result-score', `${r.score} / 100`);
+  celebrate($('#result'), r.score === 100 ? [t('bullseye.cheer.perfect')]
+    : r.score >= 90 ? [t('bullseye.cheer.great', { score: r.score })] : [], fresh && r.score === 100);
+  setText('#result-title', v.freePlay ? t('bullseye.result.freeTitle') : t('bullseye.result.roundTitle', { round: r.round }));
+  setText('#result-score', t('bullseye.result.score', { score: r.score }));
   setText('#result-delta', closeness(r).sentence);
-  setText('#result-exact', `ΔE ${r.deltaEText} (${r.meaning}).`);
+  setText('#result-exact', t('bullseye.result.exact', { deltaE: deltaE(r), meaning: tm(r.meaning) }));
   const target = r.target || (v.revealed && v.revealed.target);
   $('#result-target').style.backgroundColor = target ? target.hex : 'transparent';
-  setText('#result-target-hex', target ? `Target ${target.hex}` : 'Target: hidden until you move on');
+  setText('#result-target-hex', target ? t('bullseye.result.target', { hex: target.hex }) : t('bullseye.result.targetHidden'));
   $('#result-guess').style.backgroundColor = r.guess.hex;
-  setText('#result-guess-hex', `Yours ${r.guess.hex}`);
-  setText('#result-total', v.freePlay ? '' : `Total so far: ${v.total} of ${v.maxTotal}`);
-  setText('#next', NEXT_LABEL[nextStep(v)]);
+  setText('#result-guess-hex', t('bullseye.result.yours', { hex: r.guess.hex }));
+  setText('#result-total', v.freePlay ? '' : t('bullseye.result.total', { total: v.total, max: v.maxTotal }));
+  setText('#next', t(NEXT_LABEL[nextStep(v)]));
   // Checking again is allowed (free play): the dialog may just close.
   $('#keep-trying').hidden = !v.actions.includes('check');
   openDialog($('#result'));
 }
 
-// How close a colour came, in plain words, from the band the server names (its `meaning`); a
-// band this page does not know reads as the server's own words. The exact ΔE is a tap away.
+// ΔE with its one decimal in the language's style ("3.0", "3,0"); the server's own text when
+// the number is missing.
+function deltaE(result) {
+  return typeof result.deltaE === 'number'
+    ? formatNumber(result.deltaE, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+    : result.deltaEText;
+}
+
+// How close a colour came, in plain words, from the band the server names (its `meaning`: a
+// message whose key ends in the band's name, or from an older server the band's English
+// label); a band this page does not know reads as the server's own words. The exact ΔE is a
+// tap away.
 const CLOSENESS = {
-  'not perceptible': ['Spot on', 'Nobody could tell your colour from the target.'],
-  'visible on close look': ['Very close', 'Only a close look tells your colour from the target.'],
-  'visible at a glance': ['Close', 'Close! The difference shows at a glance.'],
-  'more similar than opposite': ['Alike', 'Your colour is clearly different, but still like the target.'],
-  'opposite colours': ['Far apart', 'Your colour is far from the target: nearly its opposite.'],
+  notPerceptible: ['bullseye.close.notPerceptible.word', 'bullseye.close.notPerceptible.sentence'],
+  visibleOnCloseLook: ['bullseye.close.visibleOnCloseLook.word', 'bullseye.close.visibleOnCloseLook.sentence'],
+  visibleAtAGlance: ['bullseye.close.visibleAtAGlance.word', 'bullseye.close.visibleAtAGlance.sentence'],
+  moreSimilarThanOpposite: ['bullseye.close.moreSimilarThanOpposite.word', 'bullseye.close.moreSimilarThanOpposite.sentence'],
+  oppositeColours: ['bullseye.close.oppositeColours.word', 'bullseye.close.oppositeColours.sentence'],
 };
+const BAND_OF_LABEL = {
+  'not perceptible': 'notPerceptible',
+  'visible on close look': 'visibleOnCloseLook',
+  'visible at a glance': 'visibleAtAGlance',
+  'more similar than opposite': 'moreSimilarThanOpposite',
+  'opposite colours': 'oppositeColours',
+};
+function band(meaning) {
+  if (meaning && typeof meaning === 'object') {
+    const last = String(meaning.key || '').split('.').pop();
+    return CLOSENESS[last] ? last : null;
+  }
+  return BAND_OF_LABEL[meaning] || null;
+}
 function closeness(result) {
-  const [word, sentence] = CLOSENESS[result.meaning] || [result.meaning, `${result.meaning}.`];
-  return { word, sentence };
+  const keys = CLOSENESS[band(result.meaning)];
+  if (keys) return { word: t(keys[0]), sentence: t(keys[1]) };
+  const words = tm(result.meaning);
+  return { word: words, sentence: t('bullseye.close.other.sentence', { meaning: words }) };
 }
 
 // What the dialog's main button does, from the actions the view allows now: the next colour
 // when the game offers it, the results once it is over, else a new colour (free play).
-const NEXT_LABEL = { next: 'Next colour', results: 'See my results', newColour: 'New colour', close: 'Close' };
+const NEXT_LABEL = { next: 'bullseye.next.next', results: 'bullseye.next.results', newColour: 'bullseye.newColour', close: 'bullseye.next.close' };
 function nextStep(v) {
   if (v.actions.includes('next')) return 'next';
   if (v.isOver) return 'results';
@@ -127,7 +155,7 @@ function showOver(v) {
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  setText('#over-title', v.message || `Game over: ${v.total} of ${v.maxTotal} points.`);
+  setText('#over-title', v.message ? tm(v.message) : t('bullseye.over.title', { total: v.total, max: v.maxTotal }));
   const rows = v.history || [];
   $('#history').replaceChildren(...rows.map((row) => {
     const swatch = (hex) => {
@@ -135,10 +163,10 @@ function showOver(v) {
       chip.style.backgroundColor = hex;
       return el('td', { class: 'colour-cell' }, chip, el('span', { class: 'hex', text: hex }));
     };
-    return el('tr', {}, el('td', { text: row.round }), row.target ? swatch(row.target.hex) : el('td', { text: '—' }),
+    return el('tr', {}, el('td', { text: formatNumber(row.round) }), row.target ? swatch(row.target.hex) : el('td', { text: '—' }),
       swatch(row.guess.hex),
-      el('td', {}, closeness(row).word, el('span', { class: 'exact', text: `ΔE ${row.deltaEText}` })),
-      el('td', { text: row.score }));
+      el('td', {}, closeness(row).word, el('span', { class: 'exact', text: t('bullseye.history.deltaE', { deltaE: deltaE(row) }) })),
+      el('td', { text: formatNumber(row.score) }));
   }));
   celebrate(over, roundLines(session.reply, v), endedHere);
   endedHere = false;
@@ -150,8 +178,8 @@ function showOver(v) {
 function roundLines(reply, v) {
   const lines = [];
   if (!v.freePlay && v.maxTotal) {
-    if (v.total === v.maxTotal) lines.push(`Perfect round: ${v.total} out of ${v.maxTotal}!`);
-    else if (v.total >= 0.9 * v.maxTotal) lines.push(`Great eye: ${v.total} out of ${v.maxTotal}!`);
+    if (v.total === v.maxTotal) lines.push(t('bullseye.cheer.perfectRound', { total: v.total, max: v.maxTotal }));
+    else if (v.total >= 0.9 * v.maxTotal) lines.push(t('bullseye.cheer.greatEye', { total: v.total, max: v.maxTotal }));
   }
   return [...lines, ...bestLines(reply)];
 }
@@ -176,6 +204,7 @@ function showSetup() {
 
 async function main() {
   await boot();
+  await ready;
   settingsForm(await gameEntry('bullseye'), $('#settings'), { prefix: 'set-', ids: { freePlay: 'set-free' } });
   for (const c of channels) $(`#${c}`).addEventListener('input', preview);
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(); });

@@ -5,6 +5,8 @@ import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, anima
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { ready, t, tm, formatNumber } from '../i18n.js';
+import { rich } from './rich.js';
 import '../daily-badge.js';
 
 const session = new GameSession('color-match', render);
@@ -22,9 +24,9 @@ function render(reply) {
   const v = reply.view;
   receivedAt = performance.now();
   $('#setup').hidden = true;
-  setText('#score', v.score);
-  setText('#streak', v.streak);
-  setText('#clock', v.clock);
+  setText('#score', formatNumber(v.score));
+  setText('#streak', formatNumber(v.streak));
+  setText('#clock', clock(v.clock));
   const answered = reply.events && reply.events.find((e) => e.type === 'answered');
   if (answered) sound(answered.correct ? 'correct' : 'wrong');
   if (v.isOver) return showReport(v, reply);
@@ -38,7 +40,7 @@ function render(reply) {
     mark.hidden = false;
     mark.className = `mark ${v.lastAnswer.correct ? 'good' : 'bad'}`;
     setText('#mark-text', v.lastAnswer.mark);
-    $('#mark-text').setAttribute('aria-label', v.lastAnswer.correct ? 'Right' : 'Wrong');
+    $('#mark-text').setAttribute('aria-label', v.lastAnswer.correct ? t('colorMatch.mark.right') : t('colorMatch.mark.wrong'));
   } else {
     mark.hidden = true;
   }
@@ -55,8 +57,14 @@ function render(reply) {
   if (!stopLoop) stopLoop = animate(tick);
 }
 
+// The clock as the view gives it (m:ss.t), its decimal point in the language's style.
+function clock(text) {
+  const point = formatNumber(1.5).replace(/\d/g, '');
+  return String(text ?? '').replace('.', point || '.');
+}
+
 function paintCard(card, data) {
-  card.textContent = data.word;
+  card.textContent = tm(data.word);
   card.style.color = data.ink;
   card.style.backgroundColor = data.background;
 }
@@ -112,42 +120,56 @@ function showReport(v, reply) {
   const first = over.hidden;
   over.hidden = false;
   const r = report(v, reply.summary);
-  setText('#over-title', v.endReason === 'quit' ? `You quit · score ${v.score}` : `Time's up! Score ${v.score}`);
-  const ms = (x) => (x === undefined || x === null ? '—' : `${Math.round(x)} ms`);
+  setText('#over-title', v.endReason === 'quit' ? t('colorMatch.over.quit', { score: v.score }) : t('colorMatch.over.timeUp', { score: v.score }));
+  const ms = (x) => (x === undefined || x === null ? '—' : t('colorMatch.ms', { ms: Math.round(x) }));
   const figures = [
-    ['Score', v.score],
-    ['Answers', r.trials ?? v.answered],
-    ['Right', r.accuracy === undefined ? '—' : `${Math.round(r.accuracy * 100)}%`],
-    ['Best streak', r.bestStreak ?? v.bestStreak],
+    [t('colorMatch.report.score'), formatNumber(v.score)],
+    [t('colorMatch.report.answers'), formatNumber(r.trials ?? v.answered)],
+    [t('colorMatch.report.right'), r.accuracy === undefined ? '—' : formatNumber(r.accuracy, { style: 'percent', maximumFractionDigits: 0 })],
+    [t('colorMatch.report.bestStreak'), formatNumber(r.bestStreak ?? v.bestStreak)],
   ];
   const times = [
-    ['Time when word and ink agree', ms(r.meanReactionMsCongruent)],
-    ['Time when they disagree', ms(r.meanReactionMsIncongruent)],
-    ['Slowed by the mismatch', ms(r.interferenceMs)],
+    [t('colorMatch.report.timeAgree'), ms(r.meanReactionMsCongruent)],
+    [t('colorMatch.report.timeDisagree'), ms(r.meanReactionMsIncongruent)],
+    [t('colorMatch.report.slowed'), ms(r.interferenceMs)],
   ];
   const figureList = (pairs) => pairs.map(([k, val]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(val) })));
   $('#report').replaceChildren(...figureList(figures));
   setText('#interference', interferenceSentence(r.interferenceMs));
   $('#exact-times').replaceChildren(...figureList(times));
   const records = r.trialRecords || [];
-  $('#trials').replaceChildren(...records.map((t) => el('tr', {},
-    el('td', { text: t.index }),
-    el('td', { text: t.topWord }),
-    el('td', { text: `${t.bottomWord}, in ${t.bottomInk} ink` }),
-    el('td', { text: `${t.answer ? 'Yes' : 'No'} ${t.correct ? '✓' : '✗'}` }),
-    el('td', { text: `${t.reactionMs} ms` }))));
+  $('#trials').replaceChildren(...records.map((record) => el('tr', {},
+    el('td', { text: formatNumber(record.index) }),
+    el('td', { text: colourName(record.topWord) }),
+    el('td', { text: t('colorMatch.trials.wordInInk', { word: colourName(record.bottomWord), ink: inkPhrase(record.bottomInk) }) }),
+    el('td', { text: `${record.answer ? t('colorMatch.yes') : t('colorMatch.no')} ${record.correct ? '✓' : '✗'}` }),
+    el('td', { text: t('colorMatch.ms', { ms: record.reactionMs }) }))));
   $('#csv').disabled = records.length === 0;
   celebrate(over, cheers(reply, r), session.endedNow, timeUp ? 0.9 : undefined);
   if (first) over.focus();
 }
 
+// A colour of the game by its id (`red`), as the report's table names it: the word as a card
+// shows it, and the ink as a phrase ("in red ink"), which in Spanish and Russian agrees with
+// the word for ink. An id this page does not know is shown as it is.
+const COLOUR_NAMES = {
+  red: 'colorMatch.colour.red', orange: 'colorMatch.colour.orange', yellow: 'colorMatch.colour.yellow',
+  green: 'colorMatch.colour.green', blue: 'colorMatch.colour.blue', purple: 'colorMatch.colour.purple',
+};
+const INK_PHRASES = {
+  red: 'colorMatch.ink.red', orange: 'colorMatch.ink.orange', yellow: 'colorMatch.ink.yellow',
+  green: 'colorMatch.ink.green', blue: 'colorMatch.ink.blue', purple: 'colorMatch.ink.purple',
+};
+const colourName = (id) => (COLOUR_NAMES[id] ? t(COLOUR_NAMES[id]) : String(id));
+const inkPhrase = (id) => (INK_PHRASES[id] ? t(INK_PHRASES[id]) : String(id));
+
 // The interference (Stroop) effect in one sentence: how much slower the player answered when
 // a word's meaning and its ink disagreed than when they agreed.
 function interferenceSentence(ms) {
-  if (ms === undefined || ms === null) return 'Answer both kinds of cards (word and ink agreeing, and not) to see how a mismatch slows you down.';
+  if (ms === undefined || ms === null) return t('colorMatch.effect.unknown');
   const size = Math.round(Math.abs(ms));
-  if (size === 0) return 'You answered just as fast when the word and its ink disagreed.';
-  return `You answered ${size} ms ${ms > 0 ? 'slower' : 'faster'} when the word and its ink disagreed.`;
+  if (size === 0) return t('colorMatch.effect.none');
+  return ms > 0 ? t('colorMatch.effect.slower', { count: size }) : t('colorMatch.effect.faster', { count: size });
 }
 
 // A perfect round: played to the end of the clock with every answer right (at least one).
@@ -155,7 +177,7 @@ function cheers(reply, r) {
   const trials = (r.trialRecords || []).length;
   const right = (r.trialRecords || []).filter((t) => t.correct).length;
   const full = reply.view.endReason === 'timeUp';
-  const perfect = full && trials > 0 && right === trials ? [`Perfect round: ${right} out of ${trials} right!`] : [];
+  const perfect = full && trials > 0 && right === trials ? [t('colorMatch.cheer.perfect', { count: trials })] : [];
   return [...perfect, ...bestLines(reply)];
 }
 
@@ -198,8 +220,26 @@ function showSetup() {
   $('#start').focus();
 }
 
+// The setup's words in bold and its keys, and the HUD's live figures inside their labels.
+const strong = (key) => el('strong', { text: t(key) });
+const kbd = (text) => el('kbd', { text });
+
+function translateRich() {
+  rich($('#how-to-play'), 'colorMatch.setup.how', {
+    meaning: strong('colorMatch.setup.meaning'), ink: strong('colorMatch.setup.ink'),
+    yes: strong('colorMatch.yes'), no: strong('colorMatch.no'),
+  });
+  rich($('#keys-help'), 'colorMatch.setup.keys', {
+    right: kbd('→'), y: kbd('Y'), left: kbd('←'), n: kbd('N'), yes: t('colorMatch.yes'), no: t('colorMatch.no'),
+  });
+  rich($('#score-line'), 'colorMatch.hud.score', { score: $('#score') });
+  rich($('#streak-line'), 'colorMatch.hud.streak', { streak: $('#streak') });
+}
+
 async function main() {
   await boot();
+  await ready;
+  translateRich();
   settingsForm(await gameEntry('color-match'), $('#settings'), { prefix: 'set-', main: ['duration'] });
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
   $('#yes').addEventListener('click', () => answer(true));

@@ -5,10 +5,12 @@ import { GameSession, boot, resumeOrSetup, api, catalog, gameEntry, el, $, setTe
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { ready, t, tm, formatNumber } from '../i18n.js';
+import { rich } from './rich.js';
 import '../daily-badge.js';
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
-const MODE_TEXT = { buttons: 'Button clicks', swipes: 'Swipe gestures', tilts: 'Phone tilting', all: 'Buttons, swipes, tilting and keys' };
+const MODE_TEXT = { buttons: 'guessOrPass.mode.buttons', swipes: 'guessOrPass.mode.swipes', tilts: 'guessOrPass.mode.tilts', all: 'guessOrPass.mode.all' };
 
 const session = new GameSession('guess-or-pass', render);
 let player = null;
@@ -39,8 +41,8 @@ function render(reply) {
   if (v.isOver) return showOver(reply);
   $('#play').hidden = false;
   $('#over').hidden = true;
-  setText('#score', v.score);
-  setText('#passed', v.passedCount);
+  setText('#score', formatNumber(v.score));
+  setText('#passed', formatNumber(v.passedCount));
   const counting = v.phase === 'countdown';
   $('#countdown').hidden = !counting;
   $('#word').hidden = counting;
@@ -49,14 +51,14 @@ function render(reply) {
   $('#pass').disabled = counting;
   $('#guessed').disabled = counting;
   const seconds = counting ? Math.round(v.durationMs / 1000) : v.secondsLeft ?? 0;
-  setText('#seconds', `${seconds} s`);
-  $('#timebar').setAttribute('aria-valuetext', `${seconds} seconds left`);
+  setText('#seconds', t('guessOrPass.seconds', { seconds }));
+  $('#timebar').setAttribute('aria-valuetext', t('guessOrPass.secondsLeft', { count: seconds }));
   const lastTen = !counting && v.lastTenSeconds;
   document.body.classList.toggle('last-ten', lastTen);
   $('#timebar').classList.toggle('last', lastTen);
   if (lastTen && !announcedTen) {
     announcedTen = true;
-    setText('#alert', 'Ten seconds left!');
+    setText('#alert', t('guessOrPass.tenSecondsLeft'));
     if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
   }
   if (lastTen) tickOnce(v.secondsLeft);
@@ -162,7 +164,7 @@ function setupSwipes() {
 // tilt counts once the phone is back within 20° of upright.
 let armed = true;
 let tiltListening = false;
-// Why tilting cannot work here (a phrase for "Tilting is off because …"), or null.
+// Why tilting cannot work here (the key of a phrase for "Tilting is off because …"), or null.
 let tiltOff = null;
 let tiltWait = 0;
 export function tiltFromOrientation(beta, gamma) {
@@ -174,7 +176,7 @@ export function tiltFromOrientation(beta, gamma) {
 function onOrientation(event) {
   if (!allows('tilts')) return;
   // Browsers without a sensor send one event with no angles.
-  if (event.beta === null || event.gamma === null) { tiltUnavailable('this device has no tilt sensor'); return; }
+  if (event.beta === null || event.gamma === null) { tiltUnavailable('guessOrPass.tilt.noSensor'); return; }
   tiltWorks();
   const tilt = tiltFromOrientation(event.beta, event.gamma);
   if (armed) {
@@ -191,7 +193,7 @@ function listenForTilts() {
   tiltListening = true;
   window.addEventListener('deviceorientation', onOrientation);
   clearTimeout(tiltWait);
-  tiltWait = setTimeout(() => tiltUnavailable('no tilt sensor answered'), 3000);
+  tiltWait = setTimeout(() => tiltUnavailable('guessOrPass.tilt.silent'), 3000);
 }
 
 function tiltWorks() {
@@ -216,14 +218,14 @@ function tiltUnavailable(reason) {
  */
 async function requestTilt() {
   if (!allows('tilts')) return;
-  if (!window.isSecureContext) { tiltUnavailable('the page was opened over http, and phones only allow tilting on a secure (https) address'); return; }
-  if (!('DeviceOrientationEvent' in window)) { tiltUnavailable('this browser does not report tilting'); return; }
+  if (!window.isSecureContext) { tiltUnavailable('guessOrPass.tilt.http'); return; }
+  if (!('DeviceOrientationEvent' in window)) { tiltUnavailable('guessOrPass.tilt.noApi'); return; }
   const asks = [window.DeviceMotionEvent, window.DeviceOrientationEvent]
     .filter((E) => E && typeof E.requestPermission === 'function')
     .map((E) => E.requestPermission());
   try {
     const answers = await Promise.all(asks);
-    if (answers.some((a) => a !== 'granted')) { tiltUnavailable('motion access was not allowed'); return; }
+    if (answers.some((a) => a !== 'granted')) { tiltUnavailable('guessOrPass.tilt.denied'); return; }
   } catch {
     // Asked outside a tap (a resumed round): a tap on "Enable tilting" asks again.
     $('#tilt-enable').hidden = false;
@@ -236,14 +238,14 @@ async function requestTilt() {
 function applyMode() {
   $('#buttons').hidden = !allows('buttons');
   const ways = [];
-  if (allows('buttons')) ways.push('tap Guessed or Pass');
-  if (allows('swipes')) ways.push('swipe right to guess, left to pass');
-  if (allows('tilts') && !tiltOff) ways.push('tilt forward to guess, back to pass');
-  ways.push('keys: → or Space = guessed, ← = pass');
-  setText('#input-help', `${ways.join(' · ')}.`);
-  setText('#mode-line', `Input: ${MODE_TEXT[mode()]} (change it in Settings).`);
+  if (allows('buttons')) ways.push(t('guessOrPass.help.buttons'));
+  if (allows('swipes')) ways.push(t('guessOrPass.help.swipes'));
+  if (allows('tilts') && !tiltOff) ways.push(t('guessOrPass.help.tilts'));
+  ways.push(t('guessOrPass.help.keys'));
+  setText('#input-help', t('guessOrPass.help', { ways: ways.join(' · ') }));
+  setText('#mode-line', t('guessOrPass.modeLine', { mode: t(MODE_TEXT[mode()] || MODE_TEXT.all) }));
   $('#tilt-note').hidden = !tiltOff;
-  setText('#tilt-note', tiltOff ? `Tilting is off because ${tiltOff}: tap Guessed or Pass, or swipe the word.` : '');
+  setText('#tilt-note', tiltOff ? t('guessOrPass.tilt.off', { reason: t(tiltOff) }) : '');
 }
 
 // The round holds the screen: fullscreen (asked from the tap that starts it) and awake (a
@@ -298,7 +300,7 @@ async function showSetup() {
   $('#setup').hidden = false;
   setGameIdInURL(null);
   const figures = await loadBest();
-  setText('#best-line', figures.bestOverall !== undefined && figures.bestOverall !== null ? `Best score 💪: ${figures.bestOverall} words` : '');
+  setText('#best-line', figures.bestOverall !== undefined && figures.bestOverall !== null ? t('guessOrPass.best', { count: figures.bestOverall }) : '');
   const first = $('#categories button');
   if (first) first.focus();
 }
@@ -326,9 +328,9 @@ function choose(id, button) {
 function play() {
   if (!chosen) { openDialog($('#no-category')); return; }
   const seconds = readSettings($('#settings')).duration;
-  const span = seconds === undefined ? 'the time you have' : seconds === 60 ? 'one minute'
-    : seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
-  setText('#confirm-text', `You've chosen category ${categoryTitle(chosen)}. Try to guess as many words as you can in ${span}. 💪`);
+  const span = seconds === undefined ? t('guessOrPass.span.unknown')
+    : seconds % 60 === 0 ? t('guessOrPass.span.minutes', { count: seconds / 60 }) : t('guessOrPass.span.seconds', { count: seconds });
+  setText('#confirm-text', t('guessOrPass.confirm.text', { category: categoryTitle(chosen), span }));
   openDialog($('#confirm'));
 }
 
@@ -362,11 +364,11 @@ async function showOver(reply) {
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  setText('#over-title', v.message || `You guessed ${v.score} words!`);
-  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: 'none' })]);
+  setText('#over-title', v.message ? tm(v.message) : t('guessOrPass.over.title', { count: v.score }));
+  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
   $('#guessed-list').replaceChildren(...list(v.guessed));
   $('#passed-list').replaceChildren(...list(v.passed));
-  setText('#missed-line', v.missed ? `On screen when the round ended: ${v.missed}` : '');
+  setText('#missed-line', v.missed ? t('guessOrPass.over.missed', { word: v.missed }) : '');
   if (v.category) chosen = v.category;
   if (first) over.focus();
   // The server says whether this game beat every earlier one in its category, and every one;
@@ -375,14 +377,18 @@ async function showOver(reply) {
   const figures = await loadBest();
   const best = figures.byCategory[v.category];
   const parts = [];
-  if (best !== undefined) parts.push(`Best score in ${categoryTitle(v.category)}: ${best} words`);
-  if (figures.bestOverall !== undefined && figures.bestOverall !== null) parts.push(`Best score 💪: ${figures.bestOverall} words`);
+  if (best !== undefined) parts.push(t('guessOrPass.bestIn', { category: categoryTitle(v.category), count: best }));
+  if (figures.bestOverall !== undefined && figures.bestOverall !== null) parts.push(t('guessOrPass.best', { count: figures.bestOverall }));
   setText('#over-best', parts.join(' · '));
 }
 
 async function main() {
   player = await boot();
+  await ready;
   setText('#setup-name', player.name);
+  rich($('#setup-title'), 'guessOrPass.setup.welcome', { name: $('#setup-name') });
+  rich($('#score-line'), 'guessOrPass.hud.guessed', { score: $('#score') });
+  rich($('#passed-line'), 'guessOrPass.hud.passed', { passed: $('#passed') });
   categories = (await catalog()).categories;
   game = await gameEntry('guess-or-pass');
   settingsForm(game, $('#settings'), { prefix: 'set-', main: ['duration'] });

@@ -3,6 +3,7 @@ import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say } from
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { ready, t, tm, formatNumber } from '../i18n.js';
 import '../daily-badge.js';
 
 const session = new GameSession('number', render);
@@ -13,8 +14,8 @@ function placeRangeEnds(v, span) {
   const low = $('#range-low');
   const high = $('#range-high');
   const width = low.parentElement.clientWidth;
-  setText(low, v.knownLow);
-  setText(high, v.knownHigh);
+  setText(low, formatNumber(v.knownLow));
+  setText(high, formatNumber(v.knownHigh));
   low.classList.remove('joined');
   high.style.visibility = '';
   const lowLeft = ((v.knownLow - v.low) / span) * width;
@@ -25,7 +26,7 @@ function placeRangeEnds(v, span) {
     return;
   }
   high.style.visibility = 'hidden';
-  low.dataset.high = v.knownHigh;
+  low.dataset.high = formatNumber(v.knownHigh);
   low.classList.toggle('joined', v.knownLow !== v.knownHigh);
   const middle = (((v.knownLow + v.knownHigh + 1) / 2 - v.low) / span) * width;
   low.style.left = `${Math.min(Math.max(0, middle - low.offsetWidth / 2), width - low.offsetWidth)}px`;
@@ -35,19 +36,19 @@ function render(reply) {
   const v = reply.view;
   $('#setup').hidden = true;
   $('#play').hidden = v.isOver;
-  setText('#message', v.message);
-  setText('#hint', v.hint || '');
-  setText('#range-text', v.knownRangeText);
+  setText('#message', tm(v.message));
+  setText('#hint', v.hint ? tm(v.hint) : '');
+  setText('#range-text', tm(v.knownRangeText));
   const span = Math.max(1, v.high - v.low + 1);
   const bar = $('#range-known');
   bar.style.left = `${((v.knownLow - v.low) / span) * 100}%`;
   bar.style.width = `${Math.max(1.5, ((v.knownHigh - v.knownLow + 1) / span) * 100)}%`;
   placeRangeEnds(v, span);
   const attempts = $('#attempts');
-  setText(attempts, v.attemptsLeftText);
+  setText(attempts, tm(v.attemptsLeftText));
   attempts.classList.toggle('last', !!v.isLastAttempt && !v.isOver);
   renderDisplay(v);
-  $('#guesses').replaceChildren(...v.guesses.map((g) => el('li', { text: g.text })));
+  $('#guesses').replaceChildren(...v.guesses.map((g) => el('li', { text: tm(g.text) })));
   for (const button of $('#pad').querySelectorAll('button')) button.disabled = v.isOver;
   soundGuess(reply.events);
 
@@ -55,9 +56,9 @@ function render(reply) {
   if (v.isOver) {
     const wasHidden = over.hidden;
     over.hidden = false;
-    setText('#over-title', v.message);
-    setText('#reveal', `My number was ${v.secret}.`);
-    setText('#over-score', `Score: ${reply.score}`);
+    setText('#over-title', tm(v.message));
+    setText('#reveal', t('number.reveal', { number: v.secret }));
+    setText('#over-score', t('number.score', { score: reply.score }));
     renderAnalysis(v, reply.summary);
     celebrate(over, winLines(reply), session.endedNow);
     if (wasHidden) over.focus();
@@ -75,8 +76,7 @@ function soundGuess(events) {
 function winLines(reply) {
   const v = reply.view;
   if (v.phase !== 'won') return [];
-  const n = v.guesses.length;
-  return [`You won in ${n} ${n === 1 ? 'guess' : 'guesses'}!`, ...bestLines(reply)];
+  return [t('number.win', { count: v.guesses.length }), ...bestLines(reply)];
 }
 
 function renderDisplay(v) {
@@ -84,19 +84,26 @@ function renderDisplay(v) {
   const width = v.displayWidth;
   const digits = v.display.padStart(width, ' ').split('');
   display.replaceChildren(...digits.map((d) => el('span', { text: d === ' ' ? '–' : d })));
-  display.setAttribute('aria-label', v.display ? `Typed ${v.display}` : 'Nothing typed');
+  // The typed digits as they stand (a string: "007" is not the number 7, and never grouped).
+  display.setAttribute('aria-label', v.display ? t('number.display.typed', { digits: v.display }) : t('number.display.empty'));
 }
 
-// The end analysis from the reply's summary: the strategy sentence, and each guess with a
-// "½" badge when it halved the range that was still possible.
+// The end analysis from the reply's summary: the strategy in sentences (message objects; an
+// older server sent one English `strategyText`), and each guess with a "½" badge when it halved
+// the range that was still possible.
+function strategy(v, summary) {
+  if (summary && Array.isArray(summary.strategy)) return summary.strategy.map(tm).join(' ');
+  return (summary && summary.strategyText) || tm(v.message);
+}
+
 function renderAnalysis(v, summary) {
-  setText('#analysis', (summary && summary.strategyText) || v.message);
+  setText('#analysis', strategy(v, summary));
   const marks = (summary && summary.guesses) || [];
   $('#end-guesses').replaceChildren(...v.guesses.map((g, i) => {
     const halved = !!(marks[i] && marks[i].halved);
-    return el('li', { class: halved ? 'halved' : '' }, g.text,
-      halved && el('span', { class: 'badge', 'aria-hidden': 'true', title: 'Halved the range', text: '½' }),
-      halved && el('span', { class: 'sr-only', text: ' (halved the range)' }));
+    return el('li', { class: halved ? 'halved' : '' }, tm(g.text),
+      halved && el('span', { class: 'badge', 'aria-hidden': 'true', title: t('number.halved.title'), text: '½' }),
+      halved && el('span', { class: 'sr-only', text: ` ${t('number.halved.spoken')}` }));
   }));
 }
 
@@ -104,9 +111,9 @@ function buildPad() {
   const pad = $('#pad');
   const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'clear', '0', 'enter'];
   pad.replaceChildren(...keys.map((key) => {
-    if (key === 'clear') return el('button', { type: 'button', class: 'secondary', 'aria-label': 'Clear', text: '✕', on: { click: () => session.act({ type: 'clear' }) } });
-    if (key === 'enter') return el('button', { type: 'button', class: 'good', 'aria-label': 'Enter guess', text: '✓', on: { click: () => session.act({ type: 'enter' }) } });
-    return el('button', { type: 'button', text: key, 'aria-label': `Digit ${key}`, on: { click: () => session.act({ type: 'digit', digit: Number(key) }) } });
+    if (key === 'clear') return el('button', { type: 'button', class: 'secondary', 'aria-label': t('number.pad.clear'), 'data-key': key, text: '✕', on: { click: () => session.act({ type: 'clear' }) } });
+    if (key === 'enter') return el('button', { type: 'button', class: 'good', 'aria-label': t('number.pad.enter'), 'data-key': key, text: '✓', on: { click: () => session.act({ type: 'enter' }) } });
+    return el('button', { type: 'button', text: key, 'aria-label': t('number.pad.digit', { digit: key }), 'data-key': key, on: { click: () => session.act({ type: 'digit', digit: Number(key) }) } });
   }));
 }
 
@@ -152,6 +159,7 @@ async function start(previous) {
 
 async function main() {
   await boot();
+  await ready;
   buildPad();
   settingsForm(await gameEntry('number'), $('#settings'), { prefix: 'set-' });
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });

@@ -4,6 +4,7 @@ import { GameSession, api, boot, resumeOrSetup, gameEntry, el, $, setText, say, 
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { ready, t, tm } from '../i18n.js';
 import '../daily-badge.js';
 
 const session = new GameSession('picture-quiz', render);
@@ -59,14 +60,15 @@ function applyTheme(d) {
   // The page's gradient colours, not its background: the stylesheet darkens them for the dark
   // and high-contrast themes.
   ['--g1', '--g2', '--g3'].forEach((name, i) => document.body.style.setProperty(name, colours[Math.min(i, colours.length - 1)]));
-  setText('#deck-title', d ? d.title : 'Picture Quiz');
-  document.title = `${d ? d.title : 'Picture Quiz'} · Guesswork`;
+  setText('#deck-title', d ? d.title : t('pictureQuiz.title'));
+  document.title = d ? t('pictureQuiz.deckPageTitle', { deck: d.title }) : t('pictureQuiz.pageTitle');
   setText('#credit', d ? d.credit : '');
 }
 
+// The deck's question (in the language the server answered in), else the game's own.
 function questionText(v) {
-  const template = (deck && deck.question) || 'Tap the {answer}';
-  return template.split('{answer}').join(v.answerName);
+  if (!(deck && deck.question)) return t('pictureQuiz.question', { answer: v.answerName });
+  return deck.question.split('{answer}').join(v.answerName);
 }
 
 // A picture: a photo deck's choices are picture ids (64 hex characters, which say nothing of
@@ -82,7 +84,7 @@ function picture(id, name) {
   const img = el('img', { class: 'pic photo', src: `/api/pictures/${id}`, alt: name || '', draggable: 'false', decoding: 'async' });
   img.addEventListener('error', () => {
     img.classList.add('broken');
-    say('A picture could not be loaded. Check the connection and reload the page.', 'error');
+    say(t('pictureQuiz.pictureFailed'), 'error');
   }, { once: true });
   return img;
 }
@@ -92,14 +94,14 @@ function render(reply) {
   adoptDeck(reply);
   $('#setup').hidden = true;
   $('#play').hidden = false;
-  setText('#progress', `Question ${v.questionNumber} of ${v.questions}`);
-  setText('#score', `Score: ${v.score}`);
+  setText('#progress', t('pictureQuiz.progress', { number: v.questionNumber, count: v.questions }));
+  setText('#score', t('pictureQuiz.score', { score: v.score }));
   setText('#question', questionText(v));
   const key = `${reply.id}:${v.questionNumber}`;
   if (shownQuestion !== key) {
     shownQuestion = key;
     $('#pictures').replaceChildren(...v.choices.map((id, i) => el('button', {
-      type: 'button', class: 'picture', 'aria-label': `Picture ${i + 1} of ${v.choices.length}`,
+      type: 'button', class: 'picture', 'aria-label': t('pictureQuiz.picture', { number: i + 1, count: v.choices.length }),
       on: { click: () => choose(i) },
     }, picture(id))));
   }
@@ -128,21 +130,28 @@ function render(reply) {
   setTimeout(() => (v.isOver ? showOver(v, endedNow) : showAnswer(v)), delay);
 }
 
-// The server's title ("Correct" / "Wrong! That's <name>.") as a sentence ("Correct!"), with the
-// deck's noun put before the name when the server left it out.
+// The server's title (a message: "Correct", "Wrong! That's <noun> <name>.") as a sentence
+// ("Correct!"). An older server sent English text, without the deck's noun: the noun is put
+// before the name then.
 function answerTitle(a) {
-  const given = a.title || (a.correct ? 'Correct' : `Wrong! That's ${a.chosenName}.`);
-  const title = /[.!?]$/.test(given) ? given : `${given}!`;
+  if (a.title && typeof a.title === 'object') return sentence(tm(a.title));
+  const given = a.title || (a.correct ? t('pictureQuiz.answer.correct') : t('pictureQuiz.answer.wrong', { name: a.chosenName }));
+  const title = sentence(given);
   const noun = deck && deck.noun;
   if (a.correct || !noun) return title;
   const bare = `Wrong! That's ${a.chosenName}.`;
-  return title === bare ? `Wrong! That's ${noun} ${a.chosenName}.` : title;
+  return title === bare ? t('pictureQuiz.answer.wrongNoun', { noun, name: a.chosenName }) : title;
+}
+
+// A title ends as a sentence does: with its own stop, else "!" ("¡Correcto!" gets none twice).
+function sentence(text) {
+  return /[.!?…]$/.test(text) ? text : t('pictureQuiz.answer.exclaim', { title: text });
 }
 
 function showAnswer(v) {
   if (session.view !== v) return;
   setText('#answer-title', answerTitle(v.answer));
-  setText('#answer-text', v.message || '');
+  setText('#answer-text', v.message ? tm(v.message) : '');
   const a = v.answer;
   $('#answer-pic').replaceChildren(...(a.chosenId ? [picture(a.chosenId, a.chosenName)] : []));
   openDialog($('#answer'));
@@ -153,13 +162,13 @@ function showOver(v, endedNow) {
   if (session.view !== v) return;
   closeDialog($('#answer'));
   // The last answer's verdict heads the dialog; the end of the game is the sentence below it.
-  setText('#over-title', v.answer ? answerTitle(v.answer) : 'Game over!');
-  setText('#over-text', v.message || `Your final score was ${v.score}.`);
+  setText('#over-title', v.answer ? answerTitle(v.answer) : t('pictureQuiz.over.title'));
+  setText('#over-text', v.message ? tm(v.message) : t('pictureQuiz.over.text', { score: v.score }));
   const missed = v.missed || [];
   $('#missed-block').hidden = missed.length === 0;
   $('#missed').replaceChildren(...missed.map((m) => el('li', {},
     picture(m.answerId, m.answerName),
-    el('span', { text: `Q${m.questionNumber}: ${m.answerName} (you tapped ${m.chosenName})` }))));
+    el('span', { text: t('pictureQuiz.missed.item', { number: m.questionNumber, answer: m.answerName, chosen: m.chosenName }) }))));
   celebrate($('#over'), overLines(session.reply), endedNow);
   openDialog($('#over'));
 }
@@ -167,7 +176,7 @@ function showOver(v, endedNow) {
 // Every question right is a perfect round; and a new best in the deck or over every deck.
 function overLines(reply) {
   const s = reply.summary || {};
-  const perfect = s.questions > 0 && s.correct === s.questions ? [`Perfect round: ${s.correct} out of ${s.questions} right!`] : [];
+  const perfect = s.questions > 0 && s.correct === s.questions ? [t('pictureQuiz.cheer.perfect', { count: s.questions })] : [];
   return [...perfect, ...bestLines(reply, deck && deck.title)];
 }
 
@@ -214,8 +223,9 @@ async function loadDecks() {
 
 function size(d) {
   const n = d.pictures;
-  const kind = d.kind === 'photos' ? 'photo' : 'picture';
-  return n < d.items ? `${n} of ${d.items} ${kind}s` : `${n} ${kind}${n === 1 ? '' : 's'}`;
+  const photos = d.kind === 'photos';
+  if (n < d.items) return t(photos ? 'pictureQuiz.deck.somePhotos' : 'pictureQuiz.deck.somePictures', { number: n, count: d.items });
+  return t(photos ? 'pictureQuiz.deck.photos' : 'pictureQuiz.deck.pictures', { count: n });
 }
 
 // A deck's card: its title, size and colours; a playable deck's card is its Play button, a deck
@@ -227,11 +237,11 @@ function deckCard(d) {
   if (!d.playable) {
     return el('div', { class: 'deck-card needs-photos', 'data-id': d.id }, swatch,
       el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
-      el('span', { class: 'how', text: 'Not ready to play: its photos are not installed on this server.' }));
+      el('span', { class: 'how', text: t('pictureQuiz.deck.notReady') }));
   }
   return el('button', { type: 'button', class: 'deck-card', 'data-id': d.id, on: { click: () => start(d) } },
     swatch, el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
-    el('span', { class: 'play', 'aria-hidden': 'true', text: 'Play ▶' }));
+    el('span', { class: 'play', 'aria-hidden': 'true', text: t('pictureQuiz.deck.play') }));
 }
 
 async function showSetup() {
@@ -255,6 +265,7 @@ async function showSetup() {
 
 async function main() {
   await boot();
+  await ready;
   await loadDecks();
   settingsForm(await gameEntry('picture-quiz'), $('#settings'), { prefix: 'set-' });
   $('#continue').addEventListener('click', next);
