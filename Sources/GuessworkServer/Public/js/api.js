@@ -2,6 +2,7 @@
 // small DOM builders (text only, never HTML from data) and dialogs.
 import { soundOn, setSoundOn } from './sound.js';
 import { showOffline } from './offline.js';
+import { lang } from './i18n.js';
 
 const OFFLINE_MESSAGE = 'The server cannot be reached. Check the connection and try again.';
 
@@ -17,7 +18,7 @@ export class ApiError extends Error {
 
 /** Calls the API; resolves with the parsed JSON, throws ApiError on any 4xx/5xx. */
 export async function api(method, path, body, raw) {
-  const init = { method, headers: {}, credentials: 'same-origin' };
+  const init = { method, headers: { 'Accept-Language': lang() }, credentials: 'same-origin' };
   if (raw !== undefined) {
     init.body = raw;
     if (raw && raw.type) init.headers['Content-Type'] = raw.type;
