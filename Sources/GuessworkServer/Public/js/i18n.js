@@ -185,6 +185,24 @@ export function ordinal(value) {
   return `${formatNumber(x)}-й`;
 }
 
+/**
+ * A catalog key rendered into a list of strings and nodes: an argument that is a DOM node (a link,
+ * a <strong>) goes in where its placeholder is, as that node. For el(tag, {}, ...tNodes(...)).
+ */
+export function tNodes(key, args = {}) {
+  const nodes = [];
+  const marked = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (value instanceof Node) {
+      marked[name] = `\u0000${nodes.length}\u0000`;
+      nodes.push(value);
+    } else marked[name] = value;
+  }
+  const text = t(key, marked);
+  if (!nodes.length) return [text];
+  return text.split(/\u0000(\d+)\u0000/).map((part, i) => (i % 2 ? nodes[Number(part)] : part)).filter((part) => part !== '');
+}
+
 function parseArgs(node) {
   const text = node.getAttribute('data-i18n-args');
   if (!text) return {};
@@ -204,7 +222,13 @@ export function translatePage(root = document) {
   for (const node of nodes) {
     const args = parseArgs(node);
     const key = node.getAttribute('data-i18n');
-    if (key) {
+    // Child elements marked data-i18n-slot="name" (a <strong>, a link) stay, each where the
+    // text's {name} is; they are translated on their own.
+    const slots = key ? [...node.children].filter((child) => child.hasAttribute('data-i18n-slot')) : [];
+    if (slots.length) {
+      for (const slot of slots) args[slot.getAttribute('data-i18n-slot')] = slot;
+      node.replaceChildren(...tNodes(key, args));
+    } else if (key) {
       const text = t(key, args);
       if (node.textContent !== text) node.textContent = text;
     }
@@ -290,14 +314,16 @@ export const ready = (async () => {
   }
 })();
 
-const listeners = new Set();
+const listeners = new Map();
 
 /**
  * Calls `listener(lang)` after every change of language, once the static text is translated:
- * the page redraws what it wrote itself. A page without any listener is reloaded instead.
+ * the page redraws what it wrote itself. A page without any listener of its own is reloaded
+ * instead (its address keeps the game); `{chrome: true}` marks a listener of shared parts (the
+ * header's switch) that does not redraw the page.
  */
-export function onLanguageChange(listener) {
-  listeners.add(listener);
+export function onLanguageChange(listener, { chrome = false } = {}) {
+  listeners.set(listener, chrome);
   return () => listeners.delete(listener);
 }
 
@@ -308,12 +334,11 @@ async function switchTo(code, reload) {
   if (code === loadedLanguage && code === current) return;
   await load(code);
   translatePage(document);
-  if (!listeners.size) {
-    if (!reload) return;
+  if (![...listeners.values()].some((chrome) => !chrome) && reload) {
     location.reload();
     return;
   }
-  for (const listener of listeners) {
+  for (const listener of listeners.keys()) {
     try { await listener(current); } catch (e) { console.error(e); }
   }
 }
