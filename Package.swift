@@ -50,6 +50,7 @@ let package = Package(
     // Words, decks and cities: data files with a small loader.
     .target(
       name: "GuessworkContent",
+      dependencies: ["GuessworkCore"],
       resources: [.copy("Resources")],
       swiftSettings: strict
     ),

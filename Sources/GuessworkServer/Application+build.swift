@@ -36,6 +36,9 @@ public func buildApplication(
   clock: @escaping @Sendable () -> Instant = systemClock, games: [any Game.Type] = Games.all
 ) throws -> some ApplicationProtocol {
   let router = Router(context: GuessworkContext.self)
+  let catalogs =
+    try configuration.catalogDirectory.map { try Catalog.loadAll(from: URL(fileURLWithPath: $0)) }
+    ?? Catalog.bundled
   if configuration.metricsPort != nil {
     _ = MetricsEndpoint.registry  // set up before anything makes a metric
     router.add(middleware: MetricsMiddleware())
@@ -70,9 +73,14 @@ public func buildApplication(
         body: ResponseBody(byteBuffer: der))
     }
   }
+  var served: [String: Data] = [:]
+  for (language, catalog) in catalogs {
+    served["i18n/\(language.rawValue).json"] = try catalog.json(areas: Catalog.browserAreas)
+  }
   let site = try StaticSite(
     directory: configuration.publicDirectory
-      ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path)
+      ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path,
+    generated: served)
   router.add(middleware: StaticSiteMiddleware(site: site))
   // Last, once every route is known.
   router.add(middleware: AllowedMethodsMiddleware(routes: router.routes, site: site))

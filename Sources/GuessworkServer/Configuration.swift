@@ -31,6 +31,9 @@ public struct ServerConfiguration: Sendable {
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
   /// without rebuilding).
   public var publicDirectory: String?
+  /// Where the languages' catalogs are read from (`<folder>/<language>/<area>.json`); nil for
+  /// the bundled ones. For working on the texts without rebuilding.
+  public var catalogDirectory: String?
   /// Datamuse, for more Guess or Pass words. Off unless asked for here, so that tests and
   /// embedders never reach the internet unasked; `guesswork serve` (``fromEnvironment(_:)``)
   /// turns it on unless `GUESSWORK_DATAMUSE=off`.
@@ -64,7 +67,7 @@ public struct ServerConfiguration: Sendable {
   }
 
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
-  /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_DATAMUSE`
+  /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_I18N_DIR`, `GUESSWORK_DATAMUSE`
   /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
   /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY`, `GUESSWORK_REQUEST_DEADLINE` (seconds) and `GUESSWORK_RATE_LIMITS`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
@@ -80,6 +83,9 @@ public struct ServerConfiguration: Sendable {
     }
     if let folder = environment["GUESSWORK_PUBLIC_DIR"], !folder.isEmpty {
       configuration.publicDirectory = folder
+    }
+    if let folder = environment["GUESSWORK_I18N_DIR"], !folder.isEmpty {
+      configuration.catalogDirectory = folder
     }
     configuration.datamuse = DatamuseSettings(
       enabled: !["off", "0", "false", "no"].contains(

@@ -36,9 +36,11 @@ struct StaticSite: Sendable {
   static let immutable = "public, max-age=31536000, immutable"
   static let revalidate = "no-cache"
 
-  init(directory: String) throws {
+  /// Serves the files of `directory` and, beside them, `generated` files made at start (the
+  /// languages' catalogs), by path.
+  init(directory: String, generated: [String: Data] = [:]) throws {
     let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
-    var contents: [String: Data] = [:]
+    var contents = generated
     let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }
     for path in paths ?? [] where !path.split(separator: "/").contains(where: { $0.hasPrefix(".") })
     {

@@ -2,6 +2,8 @@
 // that a page opens offline) and shows a banner while the server cannot be reached. api.js calls
 // showOffline() when a request fails for want of a network; every page loads this through it.
 
+import { bind } from './i18n.js';
+
 const BANNER_ID = 'offline-banner';
 
 /** The banner at the top of the page: what still works, and what needs the connection. */
@@ -11,16 +13,14 @@ export function showOffline() {
   banner.id = BANNER_ID;
   banner.className = 'offline-banner';
   banner.setAttribute('role', 'status');
-  const title = document.createElement('strong');
-  title.textContent = 'You are offline.';
-  const text = document.createElement('span');
-  text.textContent = ' Pages still open, but new games, moves and scores need the connection to the server.';
-  const retry = document.createElement('button');
+  // Marked with their keys, so that a change of language translates them too.
+  const title = bind(document.createElement('strong'), 'offline.banner.title');
+  const text = bind(document.createElement('span'), 'offline.banner.text');
+  const retry = bind(document.createElement('button'), 'offline.banner.retry');
   retry.type = 'button';
   retry.className = 'secondary';
-  retry.textContent = 'Try again';
   retry.addEventListener('click', () => location.reload());
-  banner.append(title, text, ' ', retry);
+  banner.append(title, ' ', text, ' ', retry);
   document.body.prepend(banner);
 }
 
