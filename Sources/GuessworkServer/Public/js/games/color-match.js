@@ -6,7 +6,6 @@ import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
-import { rich } from './rich.js';
 import '../daily-badge.js';
 
 const session = new GameSession('color-match', render);
@@ -220,26 +219,9 @@ function showSetup() {
   $('#start').focus();
 }
 
-// The setup's words in bold and its keys, and the HUD's live figures inside their labels.
-const strong = (key) => el('strong', { text: t(key) });
-const kbd = (text) => el('kbd', { text });
-
-function translateRich() {
-  rich($('#how-to-play'), 'colorMatch.setup.how', {
-    meaning: strong('colorMatch.setup.meaning'), ink: strong('colorMatch.setup.ink'),
-    yes: strong('colorMatch.yes'), no: strong('colorMatch.no'),
-  });
-  rich($('#keys-help'), 'colorMatch.setup.keys', {
-    right: kbd('→'), y: kbd('Y'), left: kbd('←'), n: kbd('N'), yes: t('colorMatch.yes'), no: t('colorMatch.no'),
-  });
-  rich($('#score-line'), 'colorMatch.hud.score', { score: $('#score') });
-  rich($('#streak-line'), 'colorMatch.hud.streak', { streak: $('#streak') });
-}
-
 async function main() {
   await boot();
   await ready;
-  translateRich();
   settingsForm(await gameEntry('color-match'), $('#settings'), { prefix: 'set-', main: ['duration'] });
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
   $('#yes').addEventListener('click', () => answer(true));

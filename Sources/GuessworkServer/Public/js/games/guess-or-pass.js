@@ -6,7 +6,6 @@ import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
-import { rich } from './rich.js';
 import '../daily-badge.js';
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
@@ -386,9 +385,6 @@ async function main() {
   player = await boot();
   await ready;
   setText('#setup-name', player.name);
-  rich($('#setup-title'), 'guessOrPass.setup.welcome', { name: $('#setup-name') });
-  rich($('#score-line'), 'guessOrPass.hud.guessed', { score: $('#score') });
-  rich($('#passed-line'), 'guessOrPass.hud.passed', { passed: $('#passed') });
   categories = (await catalog()).categories;
   game = await gameEntry('guess-or-pass');
   settingsForm(game, $('#settings'), { prefix: 'set-', main: ['duration'] });

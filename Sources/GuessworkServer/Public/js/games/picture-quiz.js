@@ -61,7 +61,7 @@ function applyTheme(d) {
   // and high-contrast themes.
   ['--g1', '--g2', '--g3'].forEach((name, i) => document.body.style.setProperty(name, colours[Math.min(i, colours.length - 1)]));
   setText('#deck-title', d ? d.title : t('pictureQuiz.title'));
-  document.title = d ? t('pictureQuiz.deckPageTitle', { deck: d.title }) : t('pictureQuiz.pageTitle');
+  document.title = d ? t('common.pageTitle', { title: d.title }) : t('pictureQuiz.pageTitle');
   setText('#credit', d ? d.credit : '');
 }
 
