@@ -1,11 +1,13 @@
 """Phone-first play, in headless Chromium: every game's in-play controls are on the screen
 without scrolling (checked with getBoundingClientRect) at 360x640, 390x844 and 1280x800, and
 Guess or Pass also at 740x360 (sideways), from the start of a round, after moves and feedback,
-to its end; no page is wider than the screen; Guess or Pass holds the screen (fullscreen, wake
+to its end, in English, and in Spanish and Russian (longer words) at the phone's size (and Guess
+or Pass sideways); no page is wider than the screen; Guess or Pass holds the screen (fullscreen, wake
 lock) only while a round runs and says plainly when tilting cannot work; the words a newcomer
 reads are plain (exact figures one tap away); the first visit leads back to the game it began
-on. Screenshots of every game in play and at its end, at every size, in light and dark, go to
-GUESSWORK_SCREENSHOTS (see test_browser.py).
+on. Screenshots of every game in play and at its end, at every size, in light and dark and in
+each language (phone-<language>-<screen>-<size>-<scheme>.png), go to GUESSWORK_SCREENSHOTS (see
+test_browser.py).
 
 The fixtures and helpers come from test_browser.py (imported, not copied)."""
 import os
@@ -21,12 +23,22 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_browser import (  # noqa: E402,F401  (fixtures are used by name)
     POLL, SCREENSHOTS, axe_violations, browser, known_range, player, server, set_input_mode, type_guess)
+from test_languages_games import NEXT, PROGRESS, ROUND, use_language  # noqa: E402
 
 PHONE = (360, 640)
 TALL_PHONE = (390, 844)
 DESKTOP = (1280, 800)
 SIDEWAYS = (740, 360)
 SIZES = [PHONE, TALL_PHONE, DESKTOP]
+# The layouts are checked in English at every size, and in the languages with longer words at
+# the phone's (where they are tightest).
+LANGUAGES = ["en", "es", "ru"]
+
+
+def sizes_for(lang, sizes=SIZES):
+    """`sizes` in English; in another language only the small ones of them (the phone's, and
+    Guess or Pass sideways), first in the same order."""
+    return sizes if lang == "en" else [size for size in sizes if size in (PHONE, SIDEWAYS)]
 
 # What a player needs on screen while playing each game.
 NUMBER = ["#hint", "#range-text", "#attempts", "#display", "#pad button"]
@@ -84,13 +96,13 @@ def outside(player, selectors):
 
 
 def shoot(player, name):
-    """Screenshots of the page as it is, light and dark."""
-    width, height = player.js("return [innerWidth, innerHeight]")
+    """Screenshots of the page as it is, light and dark, named by the page's language."""
+    width, height, lang = player.js("return [innerWidth, innerHeight, document.documentElement.lang]")
     for scheme in ("light", "dark"):
         player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
             "features": [{"name": "prefers-color-scheme", "value": scheme}]})
         settle(player)
-        player.d.save_screenshot(os.path.join(SCREENSHOTS, f"phone-{name}-{width}x{height}-{scheme}.png"))
+        player.d.save_screenshot(os.path.join(SCREENSHOTS, f"phone-{lang}-{name}-{width}x{height}-{scheme}.png"))
     player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
@@ -117,8 +129,10 @@ def phone(player):
     player.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
 
-def join_on_phone(player, name):
+def join_on_phone(player, name, lang="en"):
     player.join(name)
+    if lang != "en":
+        use_language(player, lang)
     set_size(player, PHONE)
     return player
 
@@ -138,22 +152,24 @@ def halving_guess(player):
     return player.d.find_element(By.ID, "over").is_displayed()
 
 
-def test_number_fits_a_phone_from_the_first_guess_to_the_end(phone):
-    join_on_phone(phone, "Nell")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_number_fits_a_phone_from_the_first_guess_to_the_end(phone, lang):
+    join_on_phone(phone, "Nell", lang)
+    sizes = sizes_for(lang)
     for _ in range(5):  # halving hits the number within four guesses about 1 time in 20
         phone.open("number.html")
         Select(phone.find("#set-attempts")).select_by_value("7")
         shoot(phone, "number-setup")
         phone.click("#start")
         phone.find("#pad")
-        problems = fits(phone, "number-start", NUMBER)
+        problems = fits(phone, "number-start", NUMBER, sizes)
         if not any(halving_guess(phone) for _ in range(4)):
             break
     else:
         pytest.fail("won within four guesses five times running")
     assert phone.text("#hint")  # the hint is up, the list of guesses below the pad
     assert len(phone.d.find_elements(By.CSS_SELECTOR, "#guesses li")) == 4
-    fits(phone, "number-after-four-guesses", NUMBER, problems=problems)
+    fits(phone, "number-after-four-guesses", NUMBER, sizes, problems)
     # After four halvings the range is a few numbers wide: its ends never draw over each other.
     time.sleep(0.6)  # the labels glide to their places
     shown = phone.js("""return [...document.querySelectorAll('.range-ends span')]
@@ -164,18 +180,20 @@ def test_number_fits_a_phone_from_the_first_guess_to_the_end(phone):
     assert len(shown) == 1 or shown[0][1] <= shown[1][0], shown
     while not halving_guess(phone):
         pass
-    fits(phone, "number-end", ["#over-title", "#reveal"], problems=problems)
+    fits(phone, "number-end", ["#over-title", "#reveal"], sizes, problems)
     assert problems == {}
 
 
-def test_color_match_fits_with_its_feedback_and_its_end_table_fits(phone):
-    join_on_phone(phone, "Cleo")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_color_match_fits_with_its_feedback_and_its_end_table_fits(phone, lang):
+    join_on_phone(phone, "Cleo", lang)
+    sizes = sizes_for(lang)
     phone.open("color-match.html")
     Select(phone.find("#set-duration")).select_by_value("30")
     shoot(phone, "color-match-setup")
     phone.click("#start")
     phone.find("#top-card", 8)
-    problems = fits(phone, "color-match-start", COLOR_MATCH)
+    problems = fits(phone, "color-match-start", COLOR_MATCH, sizes)
     for i in range(6):
         WebDriverWait(phone.d, 5, poll_frequency=POLL).until(lambda d: d.find_element(By.ID, "yes").is_enabled())
         phone.keys(Keys.ARROW_RIGHT if i % 2 else "n")
@@ -184,36 +202,38 @@ def test_color_match_fits_with_its_feedback_and_its_end_table_fits(phone):
             shoot(phone, "color-match-feedback")
         phone.gone("#mark", 3)
     WebDriverWait(phone.d, 5, poll_frequency=POLL).until(lambda d: d.find_element(By.ID, "yes").is_enabled())
-    fits(phone, "color-match-after-six-answers", COLOR_MATCH, problems=problems)
+    fits(phone, "color-match-after-six-answers", COLOR_MATCH, sizes, problems)
     phone.click("#quit")
-    phone.wait_text("#over-title", "You quit")
+    phone.wait_text("#over-title", r"\d")
     assert len(phone.d.find_elements(By.CSS_SELECTOR, "#trials tr")) == 6
-    fits(phone, "color-match-end", ["#over-title", "#trials tr:first-child td:last-child"], problems=problems)
+    fits(phone, "color-match-end", ["#over-title", "#trials tr:first-child td:last-child"], sizes, problems)
     assert problems == {}
 
 
-def test_bullseye_fits_with_its_result_and_its_end_table_fits(phone):
-    join_on_phone(phone, "Bram")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_bullseye_fits_with_its_result_and_its_end_table_fits(phone, lang):
+    join_on_phone(phone, "Bram", lang)
+    sizes = sizes_for(lang)
     phone.open("bullseye.html")
     Select(phone.find("#set-rounds")).select_by_value("2")
     shoot(phone, "bullseye-setup")
     phone.click("#start")
     target = phone.find("#target")
     WebDriverWait(phone.d, 10).until(lambda d: phone.js("return arguments[0].complete && arguments[0].naturalWidth > 0", target))
-    problems = fits(phone, "bullseye-start", BULLSEYE)
+    problems = fits(phone, "bullseye-start", BULLSEYE, sizes)
     phone.keys(Keys.ARROW_RIGHT * 20)
     phone.click("#check")
     phone.find("#result")
-    fits(phone, "bullseye-result", ["#result-score", "#result-delta", "#next"], problems=problems)
+    fits(phone, "bullseye-result", ["#result-score", "#result-delta", "#next"], sizes, problems)
     phone.click("#next")
     phone.gone("#result")
-    assert phone.wait_text("#round-text", "Colour 2 of 2")
-    fits(phone, "bullseye-second-colour", BULLSEYE, problems=problems)
+    assert phone.wait_text("#round-text", ROUND[lang].format(n=2))
+    fits(phone, "bullseye-second-colour", BULLSEYE, sizes, problems)
     phone.click("#check")
-    phone.wait_text("#next", "See my results")
+    phone.wait_text("#next", NEXT[lang][1])
     phone.click("#next")
-    phone.wait_text("#over-title", r"Game over")
-    fits(phone, "bullseye-end", ["#over-title", "#history tr:first-child td:last-child"], problems=problems)
+    phone.wait_text("#over-title", r"\d")
+    fits(phone, "bullseye-end", ["#over-title", "#history tr:first-child td:last-child"], sizes, problems)
     assert problems == {}
 
 
@@ -225,8 +245,9 @@ def start_guess_or_pass(player, category="animals"):
     player.click("#start")
 
 
-def test_guess_or_pass_fits_a_phone_upright_and_sideways(phone):
-    join_on_phone(phone, "Gwen")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_guess_or_pass_fits_a_phone_upright_and_sideways(phone, lang):
+    join_on_phone(phone, "Gwen", lang)
     phone.open("guess-or-pass.html")
     phone.find("#categories button")
     shoot(phone, "guess-or-pass-setup")
@@ -234,37 +255,39 @@ def test_guess_or_pass_fits_a_phone_upright_and_sideways(phone):
     phone.wait_text("#countdown", r"^[1-5]$", 3)
     problems = fits(phone, "guess-or-pass-countdown", GUESS_OR_PASS + ["#countdown"], [SIDEWAYS, PHONE])
     phone.find("#word", 8)
-    fits(phone, "guess-or-pass-start", GUESS_OR_PASS + ["#word"], SIZES + [SIDEWAYS], problems)
+    fits(phone, "guess-or-pass-start", GUESS_OR_PASS + ["#word"], sizes_for(lang, SIZES + [SIDEWAYS]), problems)
     for button in ("#guessed", "#pass", "#guessed"):
         count = int(phone.text("#score")) + int(phone.text("#passed"))
         phone.click(button)
         WebDriverWait(phone.d, 5, poll_frequency=POLL).until(
             lambda d: int(phone.text("#score")) + int(phone.text("#passed")) == count + 1)
-    fits(phone, "guess-or-pass-after-three-words", GUESS_OR_PASS + ["#word"], [SIDEWAYS] + SIZES, problems)
+    fits(phone, "guess-or-pass-after-three-words", GUESS_OR_PASS + ["#word"], sizes_for(lang, [SIDEWAYS] + SIZES), problems)
     phone.click("#end")
-    phone.wait_text("#over-title", r"You guessed 2 words!")
-    fits(phone, "guess-or-pass-end", ["#over-title"], [SIDEWAYS] + SIZES, problems)
+    phone.wait_text("#over-title", r"\b2\b")
+    fits(phone, "guess-or-pass-end", ["#over-title"], sizes_for(lang, [SIDEWAYS] + SIZES), problems)
     assert problems == {}
 
 
-def test_picture_quiz_fits_with_its_dialogs(phone):
-    join_on_phone(phone, "Pip")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_picture_quiz_fits_with_its_dialogs(phone, lang):
+    join_on_phone(phone, "Pip", lang)
+    sizes = sizes_for(lang)
     phone.open("picture-quiz.html")
     Select(phone.find("#set-questions")).select_by_value("3")
     Select(phone.find("#set-choices")).select_by_value("6")
     shoot(phone, "picture-quiz-setup")
     phone.click("#decks button")
     phone.find("#pictures button")
-    problems = fits(phone, "picture-quiz-start", PICTURE_QUIZ)
+    problems = fits(phone, "picture-quiz-start", PICTURE_QUIZ, sizes)
     for question in (1, 2, 3):
         phone.click("#pictures button")
         if question < 3:
             phone.find("#answer")
-            fits(phone, "picture-quiz-answer", ["#answer-title", "#continue"], problems=problems)
+            fits(phone, "picture-quiz-answer", ["#answer-title", "#continue"], sizes, problems)
             phone.click("#continue")
-            phone.wait_text("#progress", f"Question {question + 1} of 3")
+            phone.wait_text("#progress", PROGRESS[lang].format(n=question + 1))
     phone.find("#over")
-    fits(phone, "picture-quiz-end", ["#over-title", "#again"], problems=problems)
+    fits(phone, "picture-quiz-end", ["#over-title", "#again"], sizes, problems)
     assert problems == {}
 
 
@@ -452,7 +475,7 @@ def test_statistics_name_a_category_by_its_title(player):
     player.wait_text("#score", "^1$")
     player.click("#end")
     player.wait_text("#over-title", "You guessed 1 word!")
-    assert player.wait_text("#over-best", "Best score in Food: 1 words")
+    assert player.wait_text("#over-best", "Best score in Food: 1 word$")
     player.open("stats.html")
     panel = player.find("#h-guess-or-pass").find_element(By.XPATH, "..")
     assert re.search(r": Food\n1\b", panel.text), panel.text
