@@ -3,7 +3,7 @@
 import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
 import { uploadAvatar } from './avatar.js';
 import {
-  t, lang, choice, setLanguage, deviceLanguage, onLanguageChange, LANGUAGE_NAMES,
+  t, lang, choice, setLanguage, onLanguageChange,
 } from './i18n.js';
 
 function showAvatar(player) {
@@ -31,8 +31,6 @@ function preferenceRadios(name, key, savedKey, player, saved) {
     changes to it at once, as from the header's switch. */
 function languageRadios() {
   const show = () => {
-    $('#language-auto').setAttribute('data-i18n-args', JSON.stringify({ language: LANGUAGE_NAMES[deviceLanguage()] }));
-    $('#language-auto').textContent = t('settings.language.auto', { language: LANGUAGE_NAMES[deviceLanguage()] });
     for (const radio of document.querySelectorAll('input[name=language]')) radio.checked = radio.value === choice();
   };
   for (const radio of document.querySelectorAll('input[name=language]')) {

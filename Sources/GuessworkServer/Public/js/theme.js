@@ -54,9 +54,6 @@
   const root = document.documentElement;
   root.lang = chosen;
   if (chosen === 'en') return;
-  root.classList.add('i18n-loading');
-  const style = document.createElement('style');
-  style.textContent = '.i18n-loading [data-i18n], .i18n-loading [data-i18n-attr] { visibility: hidden; }';
-  document.head.append(style);
+  root.classList.add('i18n-loading'); // css/app.css hides the texts while it is there
   setTimeout(() => root.classList.remove('i18n-loading'), 4000);
 })();
