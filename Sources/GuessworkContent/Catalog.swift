@@ -94,6 +94,16 @@ public enum Language: String, CaseIterable, Codable, Sendable {
   }
 }
 
+extension Language {
+  /// A number with a fraction as this language writes it ("0.5", "0,5"); a whole one as
+  /// ``format(_:)-(Int)`` does.
+  public func format(_ number: Double) -> String {
+    if number == number.rounded(), abs(number) < 1e15 { return format(Int(number)) }
+    let text = String(number)
+    return self == .en ? text : text.replacingOccurrences(of: ".", with: ",")
+  }
+}
+
 /// One language's texts: every key with its text, or its forms by plural category and exact
 /// number. Read from `i18n/<language>/<area>.json`; see README "Adding a language".
 public struct Catalog: Sendable {
@@ -232,13 +242,11 @@ public struct Catalog: Sendable {
         template = forms["other"] ?? key
       }
     }
-    return Self.fill(template, args, language: language)
+    return fill(template, args)
   }
 
   /// Puts the arguments into `{name}` placeholders; `{{` and `}}` are literal braces.
-  static func fill(_ template: String, _ args: [String: Message.Argument], language: Language)
-    -> String
-  {
+  func fill(_ template: String, _ args: [String: Message.Argument]) -> String {
     var result = ""
     var index = template.startIndex
     while index < template.endIndex {
@@ -253,7 +261,9 @@ public struct Catalog: Sendable {
         let name = String(template[next..<close])
         switch args[name] {
         case .int(let number): result += language.format(number)
+        case .decimal(let number): result += language.format(number)
         case .text(let text): result += text
+        case .key(let key): result += self(key)
         case nil: result += "{\(name)}"
         }
         index = template.index(after: close)

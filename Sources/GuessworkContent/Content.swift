@@ -3,12 +3,24 @@ public import Foundation
 /// The content the games play with, shipped with Guesswork as data files: word lists for
 /// Guess or Pass, emoji decks for Picture Quiz, and a list of world cities.
 public struct ContentLibrary: Sendable {
+  /// The categories, with their English words.
   public let categories: [WordCategory]
   public let decks: [Deck]
+  /// The words of each category in the other languages (`words/<language>/<category>.txt`).
+  public let translatedWords: [Language: [String: [String]]]
 
-  public init(categories: [WordCategory], decks: [Deck]) {
+  public init(
+    categories: [WordCategory], decks: [Deck], translatedWords: [Language: [String: [String]]] = [:]
+  ) {
     self.categories = categories
     self.decks = decks
+    self.translatedWords = translatedWords
+  }
+
+  /// A built-in category's bundled words in `language`.
+  public func words(category id: String, in language: Language) -> [String] {
+    language == .en
+      ? category(id)?.words ?? [] : translatedWords[language]?[id] ?? []
   }
 
   /// The six categories of the original app, in its order.
@@ -36,6 +48,14 @@ public struct ContentLibrary: Sendable {
       return WordCategory(
         id: id, title: id.prefix(1).uppercased() + id.dropFirst(), words: lines(text))
     }
+    var translated: [Language: [String: [String]]] = [:]
+    for language in Language.allCases where language != .en {
+      for id in categoryIDs {
+        let url = folder.appendingPathComponent("words/\(language.rawValue)/\(id).txt")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { continue }
+        translated[language, default: [:]][id] = lines(text)
+      }
+    }
     let deckFolder = folder.appendingPathComponent("decks")
     let deckFiles = try FileManager.default.contentsOfDirectory(atPath: deckFolder.path)
       .filter { $0.hasSuffix(".json") }.sorted()
@@ -43,13 +63,18 @@ public struct ContentLibrary: Sendable {
       try JSONDecoder().decode(
         Deck.self, from: Data(contentsOf: deckFolder.appendingPathComponent(file)))
     }
-    return ContentLibrary(categories: categories, decks: decks)
+    return ContentLibrary(categories: categories, decks: decks, translatedWords: translated)
   }
 
-  /// The words on the bundled blocklist: never shown, whatever their source.
+  /// The words on the bundled blocklists (every language's): never shown, whatever their
+  /// source.
   public static let blocklist: Set<String> = {
-    let url = resources.appendingPathComponent("words/blocklist.txt")
-    return Set(((try? String(contentsOf: url, encoding: .utf8)).map(lines) ?? []))
+    let files = ["words/blocklist.txt"] + Language.allCases.map { "words/\($0.rawValue)/blocklist.txt" }
+    return Set(
+      files.flatMap { file in
+        (try? String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8))
+          .map(lines) ?? []
+      })
   }()
 
   static func lines(_ text: String) -> [String] {
@@ -87,17 +112,32 @@ public struct Deck: Sendable, Equatable, Codable {
   /// Shown under the game.
   public let credit: String
   public let items: [Item]
+  /// The deck's texts in other languages (`title`, `question`, `noun`, `credit`).
+  public let languages: [String: Texts]?
+
+  /// A deck's texts in one language.
+  public struct Texts: Sendable, Equatable, Codable {
+    public let title: String
+    public let question: String
+    public let noun: String
+    public let credit: String
+  }
 
   public struct Item: Sendable, Equatable, Codable {
     public let name: String
+    /// The name in other languages, by language code.
+    public let names: [String: String]?
     /// The picture, when it is an emoji that browsers draw themselves.
     public let emoji: String?
     /// The picture, when it is an imported photo: its id in the store (a SHA-256 of its
     /// bytes, so that its URL says nothing of the answer).
     public let picture: String?
 
-    public init(name: String, emoji: String? = nil, picture: String? = nil) {
+    public init(
+      name: String, emoji: String? = nil, picture: String? = nil, names: [String: String]? = nil
+    ) {
       self.name = name
+      self.names = names
       self.emoji = emoji
       self.picture = picture
     }
@@ -108,8 +148,9 @@ public struct Deck: Sendable, Equatable, Codable {
 
   public init(
     id: String, title: String, question: String, noun: String, theme: [String], credit: String,
-    items: [Item]
+    items: [Item], languages: [String: Texts]? = nil
   ) {
+    self.languages = languages
     self.id = id
     self.title = title
     self.question = question
@@ -117,6 +158,21 @@ public struct Deck: Sendable, Equatable, Codable {
     self.theme = theme
     self.credit = credit
     self.items = items
+  }
+
+  /// The deck in `language`: its texts and item names where it has them, English where not
+  /// (an imported deck of photos keeps its own words).
+  public func localized(_ language: Language) -> Deck {
+    guard language != .en else { return self }
+    let texts = languages?[language.rawValue]
+    return Deck(
+      id: id, title: texts?.title ?? title, question: texts?.question ?? question,
+      noun: texts?.noun ?? noun, theme: theme, credit: texts?.credit ?? credit,
+      items: items.map {
+        Item(
+          name: $0.names?[language.rawValue] ?? $0.name, emoji: $0.emoji, picture: $0.picture,
+          names: $0.names)
+      }, languages: languages)
   }
 
   /// A game needs at least this many pictures: the default number of choices.

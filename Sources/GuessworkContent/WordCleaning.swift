@@ -4,13 +4,16 @@
 /// singular, and each once.
 public enum WordCleaning {
   /// Cleans `words` in order: the first of any duplicates is kept.
-  public static func clean(_ words: [String], blocklist: Set<String> = ContentLibrary.blocklist)
-    -> [String]
-  {
+  public static func clean(
+    _ words: [String], blocklist: Set<String> = ContentLibrary.blocklist,
+    language: Language = .en
+  ) -> [String] {
     var seen = Set<String>()
     var result: [String] = []
     for raw in words {
-      guard let word = cleaned(raw, blocklist: blocklist), seen.insert(word).inserted else {
+      guard let word = cleaned(raw, blocklist: blocklist, language: language),
+        seen.insert(word).inserted
+      else {
         continue
       }
       result.append(word)
@@ -19,9 +22,9 @@ public enum WordCleaning {
   }
 
   /// One word cleaned, or `nil` when it cannot be used.
-  public static func cleaned(_ raw: String, blocklist: Set<String> = ContentLibrary.blocklist)
-    -> String?
-  {
+  public static func cleaned(
+    _ raw: String, blocklist: Set<String> = ContentLibrary.blocklist, language: Language = .en
+  ) -> String? {
     let parts = raw.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(
       String.init)
     guard (1...2).contains(parts.count) else { return nil }
@@ -30,14 +33,32 @@ public enum WordCleaning {
       // not one or two words anyway); no digits or symbols.
       guard part.count <= 24, let first = part.first, let last = part.last, first.isLetter,
         last.isLetter,
-        part.allSatisfy({ ($0.isLetter && $0.isASCII) || $0 == "-" || $0 == "'" })
+        part.allSatisfy({
+          ($0.isLetter && ($0.isASCII || language != .en)) || $0 == "-" || $0 == "'"
+        })
       else { return nil }
     }
     if isBlocked(parts, blocklist: blocklist) { return nil }
+    switch language {
+    case .en: break
+    case .es:
+      // No rule makes Spanish plurals singular safely ("tenis", "autobús"): a word that looks
+      // plural is left out rather than guessed at.
+      return looksPluralInSpanish(parts.last!) ? nil : parts.joined(separator: " ")
+    case .ru:
+      return parts.joined(separator: " ")
+    }
     var words = parts
     words[words.count - 1] = singular(words[words.count - 1])
     if isBlocked(words, blocklist: blocklist) { return nil }
     return words.joined(separator: " ")
+  }
+
+  /// Whether a Spanish word ends like a plural: "-s" after an unaccented vowel or "-es".
+  static func looksPluralInSpanish(_ word: String) -> Bool {
+    guard word.hasSuffix("s"), word.count > 3 else { return false }
+    let before = word.dropLast().last!
+    return "aeiou".contains(before) || word.hasSuffix("es")
   }
 
   /// Whether any whole word of `parts` (or a hyphenated piece of one) is on the blocklist, or

@@ -35,12 +35,8 @@ public protocol Game: Codable, Sendable, Equatable {
 
   /// The identifier the API, the command line and the browser use.
   static var kind: GameKind { get }
-  /// The name a player reads ("Guess the Number").
-  static var title: String { get }
   /// A picture for menus.
   static var emoji: String { get }
-  /// One line that says what the game is.
-  static var blurb: String { get }
   /// What the game needs besides its settings: nothing, words or a deck.
   static var contentNeed: ContentNeed { get }
   /// The game's content from what was found for it; nil when it is not what the game needs.
@@ -118,10 +114,16 @@ extension Game {
     return figures(tally)
   }
 
-  /// The settings as data, for clients.
-  public static var settingInfos: [SettingInfo] { Settings.infos }
-  /// The figures as data, for clients.
-  public static var figureInfos: [FigureInfo] { figures(Tally()).map(\.info) }
+  /// The name a player reads ("Guess the Number"): the catalog key `<kind>.title`.
+  public static var title: Message { Message("\(kind.rawValue).title") }
+  /// One line that says what the game is: the catalog key `<kind>.blurb`.
+  public static var blurb: Message { Message("\(kind.rawValue).blurb") }
+  /// The settings as data, for clients (their texts are catalog keys).
+  public static var settingInfos: [SettingInfo] { Settings.infos(keyPrefix: kind.rawValue) }
+  /// The figures as data, for clients (their labels are catalog keys).
+  public static var figureInfos: [FigureInfo] {
+    figures(Tally()).map { $0.info(keyPrefix: kind.rawValue) }
+  }
 
   /// The step after a tick (which callers make first, to store a timeout before deciding
   /// anything else): refuses if the game is over, then applies `action`; returns what the
@@ -174,10 +176,10 @@ extension Game where Content == Void {
 public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The setting's name as it appears in the settings object ("attempts").
   public let setting: String
-  /// What is allowed, in words a person can act on ("a whole number from 1 to 20").
-  public let allowed: String
+  /// What is allowed, said so a person can act on it ("a whole number from 1 to 20").
+  public let allowed: Message
 
-  public init(setting: String, allowed: String) {
+  public init(setting: String, allowed: Message) {
     self.setting = setting
     self.allowed = allowed
   }
@@ -189,7 +191,8 @@ public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible 
     guard range.contains(value) else {
       throw SettingError(
         setting: setting,
-        allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        allowed: Message(
+          "allowed.integer", ["low": .int(range.lowerBound), "high": .int(range.upperBound)]))
     }
   }
 
@@ -199,12 +202,21 @@ public struct SettingError: Error, Equatable, Sendable, CustomStringConvertible 
   {
     guard range.contains(value) else {
       throw SettingError(
-        setting: setting, allowed: "a number from \(range.lowerBound) to \(range.upperBound)")
+        setting: setting,
+        allowed: Message(
+          "allowed.number",
+          ["low": .decimal(range.lowerBound), "high": .decimal(range.upperBound)]))
     }
   }
 
-  public var message: String { "\(setting) must be \(allowed)" }
-  public var description: String { message }
+  /// "<setting> must be <allowed>."
+  public var message: Message {
+    var args = allowed.args
+    args["setting"] = .text(setting)
+    return Message("setting.invalid.\(allowed.key)", args)
+  }
+
+  public var description: String { "\(setting) must be \(allowed)" }
 }
 
 /// An action the game refused, with a reason a player can read. The game is unchanged.
@@ -226,15 +238,20 @@ public struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   public let code: Code
-  /// For people: what is wrong, and when it helps, what to do instead.
-  public let message: String
+  /// For people, in sentences: what is wrong, and when it helps, what to do instead.
+  public let reason: [Message]
 
-  public init(_ code: Code, _ message: String) {
+  public init(_ code: Code, _ reason: Message...) {
     self.code = code
-    self.message = message
+    self.reason = reason
   }
 
-  public static let gameOver = Refusal(.gameOver, "The game is over.")
+  /// A refusal said in one sentence: `key` with `args`.
+  public init(_ code: Code, _ key: String, _ args: [String: Message.Argument] = [:]) {
+    self.init(code, Message(key, args))
+  }
 
-  public var description: String { message }
+  public static let gameOver = Refusal(.gameOver, "refusal.gameOver")
+
+  public var description: String { reason.map(\.description).joined(separator: " ") }
 }

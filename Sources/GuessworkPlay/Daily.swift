@@ -205,13 +205,14 @@ public struct DailySet: Sendable {
   /// What a finished daily game shares: the game and number, its share line (which tells no
   /// answer) and, when given, the link to that day.
   public func shareText(
-    _ engine: any GameEngine, daily: DailyTag, summary: String, score: Int, link: String?
+    _ engine: any GameEngine, daily: DailyTag, summary: String, score: Int, link: String?,
+    in catalog: Catalog
   ) -> String {
-    let line = engine.shareLine(summary: summary, score: score) ?? "Score \(score)"
-    let archive = daily.counted ? "" : " (archive)"
-    return [
-      "Guesswork · \(engine.title) #\(DailyCalendar.number(daily.day))\(archive)", line, link,
-    ]
+    let line = engine.shareLine(summary: summary, score: score) ?? "\(score)"
+    let heading = catalog(
+      daily.counted ? "daily.share" : "daily.share.archive",
+      ["game": .text(catalog.render(engine.title)), "number": .int(DailyCalendar.number(daily.day))])
+    return [heading, line, link]
     .compactMap { $0 }.joined(separator: "\n")
   }
 }

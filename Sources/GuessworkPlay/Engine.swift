@@ -1,4 +1,5 @@
 public import Foundation
+public import GuessworkContent
 public import GuessworkCore
 public import GuessworkStore
 import Synchronization
@@ -68,7 +69,8 @@ public protocol GameEngine: Sendable {
   var kind: GameKind { get }
   /// Whether time alone can end this game (``Game/isTimed``).
   var isTimed: Bool { get }
-  var title: String { get }
+  /// The game's name, as a catalog key.
+  var title: Message { get }
   var contentNeed: ContentNeed { get }
   /// The game as clients see it in the catalog: name, settings, figures.
   var entry: CatalogEntry { get }
@@ -134,13 +136,13 @@ public struct Engine<G: Game>: GameEngine {
 
   public var kind: GameKind { G.kind }
   public var isTimed: Bool { G.isTimed }
-  public var title: String { G.title }
+  public var title: Message { G.title }
   public var contentNeed: ContentNeed { G.contentNeed }
   public var gameType: any Game.Type { G.self }
 
   public var entry: CatalogEntry {
     CatalogEntry(
-      id: G.kind.rawValue, title: G.title, emoji: G.emoji, blurb: G.blurb,
+      id: G.kind.rawValue, title: G.title.key, emoji: G.emoji, blurb: G.blurb.key,
       page: "\(G.kind.rawValue).html", content: G.contentNeed, settings: G.settingInfos,
       figures: G.figureInfos)
   }
@@ -266,8 +268,9 @@ public struct Engine<G: Game>: GameEngine {
       guard let field = G.Settings.field(name) else {
         throw SettingError(
           setting: name,
-          allowed: "a setting of \(G.title): "
-            + G.Settings.fields.map(\.name).joined(separator: ", "))
+          allowed: Message(
+            "allowed.settingName",
+            ["list": .text(G.Settings.fields.map(\.name).joined(separator: ", "))]))
       }
       object[name] =
         switch try field.parse(text) {
@@ -293,8 +296,9 @@ public struct Engine<G: Game>: GameEngine {
       throw PlayError.invalidSetting(
         SettingError(
           setting: "settings",
-          allowed:
-            "among \(names.joined(separator: ", ")) (\"\(unknown)\" is not a setting of this game)")
+          allowed: Message(
+            "allowed.settingNames",
+            ["list": .text(names.joined(separator: ", ")), "unknown": .text(unknown)]))
       )
     }
     return settings
@@ -322,7 +326,7 @@ public struct Engine<G: Game>: GameEngine {
   public func statistics(_ encoded: String?) -> Statistics.PerGame {
     let tally = decodeTally(encoded)
     return Statistics.PerGame(
-      game: G.kind.rawValue, title: G.title, played: tally.played, bestScore: tally.best,
+      game: G.kind.rawValue, title: G.title.key, played: tally.played, bestScore: tally.best,
       lastScores: tally.last, figures: Figures(G.figures(tally.game)))
   }
 
@@ -446,6 +450,8 @@ final class Decoded<Value: Sendable>: Sendable {
 /// statistics.
 public struct CatalogEntry: Codable, Sendable, Equatable {
   public var id: String
+  /// The texts (title, blurb, the settings' and figures' labels) are catalog keys until
+  /// ``rendered(_:)`` puts them in a language's words.
   public var title: String
   public var emoji: String
   public var blurb: String
@@ -454,6 +460,30 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
   public var content: ContentNeed
   public var settings: [SettingInfo]
   public var figures: [FigureInfo]
+}
+
+extension CatalogEntry {
+  /// The entry in the words of `catalog`.
+  public func rendered(_ catalog: Catalog) -> CatalogEntry {
+    var entry = self
+    entry.title = catalog(title)
+    entry.blurb = catalog(blurb)
+    entry.settings = settings.map { setting in
+      var setting = setting
+      setting.label = catalog(setting.label)
+      setting.about = catalog(setting.about)
+      setting.choices = setting.choices?.map {
+        SettingInfo.Choice(value: $0.value, label: catalog($0.label))
+      }
+      return setting
+    }
+    entry.figures = figures.map { figure in
+      var figure = figure
+      figure.label = catalog(figure.label)
+      return figure
+    }
+    return entry
+  }
 }
 
 /// The engines of a list of games, by kind.

@@ -17,7 +17,7 @@ public final class LocalSession<G: Game> {
   /// The accepted steps after the start, each as the store keeps it.
   public private(set) var moves: [Move] = []
   /// The last refusal, for the player to read.
-  public var notice: String?
+  public var notice: [Message]?
   /// Set on a daily puzzle.
   public var daily: DailyTag?
 
@@ -56,11 +56,11 @@ public final class LocalSession<G: Game> {
       keep(step, at: now)
       return ticked + step.events.map { $0 as! G.Event }
     } catch PlayError.refused(let refusal) {
-      notice = refusal.message
+      notice = refusal.reason
     } catch PlayError.gameOver {
-      notice = Refusal.gameOver.message
+      notice = Refusal.gameOver.reason
     } catch {
-      notice = "\(error)"
+      notice = [Message("error.detail", ["detail": .text("\(error)")])]
     }
     return nil
   }

@@ -1,4 +1,5 @@
 import Foundation
+public import GuessworkContent
 public import GuessworkCore
 public import GuessworkStore
 import Synchronization
@@ -49,6 +50,15 @@ public struct Statistics: Encodable, Sendable {
       return game
     }
     daily = streaks[DailyStreak.wholeSet].map { Streak($0, today: today) }
+  }
+
+  /// The statistics with each game's title in the words of `catalog`.
+  public func rendered(_ catalog: Catalog) -> Statistics {
+    var statistics = self
+    for index in statistics.games.indices {
+      statistics.games[index].title = catalog(games[index].title)
+    }
+    return statistics
   }
 
   /// The statistics of `finished` (oldest first), all tallied at once.
@@ -154,18 +164,23 @@ public struct StatisticsBook: Sendable {
   /// games since and the streaks; while they stay the same (and today stays today), the
   /// answer is the one made last time (``AnsweredStatistics``): a player looking at their
   /// statistics again spent a tenth of each read encoding the same figures.
-  public func statisticsJSON(playerID: String, now: Int64) async throws -> [UInt8] {
+  /// The statistics of a player now, encoded, with the games' titles in the words of
+  /// `catalog` (answers are kept per player and language).
+  public func statisticsJSON(playerID: String, now: Int64, catalog: Catalog = .of(.en))
+    async throws -> [UInt8]
+  {
+    let kept = "\(playerID) \(catalog.language.rawValue)"
     let (stored, newer, streaks) = try await store.statisticsSources(playerID: playerID)
     let today = DailyCalendar.day(of: now)
     let sources = AnsweredStatistics.Sources(
       tallies: stored?.tallies, games: newer.map(\.gameID), streaks: streaks, today: today)
     let settles = newer.first.map { $0.finishedAt < now - Self.settleMs } ?? false
-    if !settles, let kept = answered.json(for: playerID, from: sources) { return kept }
+    if !settles, let json = answered.json(for: kept, from: sources) { return json }
     let (tallies, recent, _) = try await settle(stored, newer, playerID: playerID, now: now)
     let json = try CompactJSON.encode(
-      statistics(tallies, adding: recent, streaks: streaks, today: today))
+      statistics(tallies, adding: recent, streaks: streaks, today: today).rendered(catalog))
     // Once games settle, the stored tally changes: the next read keys on that.
-    if !settles { answered.keep(json, for: playerID, from: sources) }
+    if !settles { answered.keep(json, for: kept, from: sources) }
     return json
   }
 

@@ -71,7 +71,7 @@ struct API: Sendable {
     router.get("/api/decks") { _, _ in json(try await decks.all().map(Decks.Entry.init)) }
     router.get("/api/decks/{id}") { _, context in
       guard let deck = try await decks.deck(try context.parameters.require("id")) else {
-        throw APIError.notFound("Deck")
+        throw APIError.notFound("deck")
       }
       return json(Decks.Detail(deck: .init(deck), names: deck.items.map(\.name)))
     }
@@ -99,7 +99,9 @@ struct API: Sendable {
       // A round whose time ran out counts, even before the background sweep reaches it.
       try await finishExpiredGames(playerID: playerID)
       return json(
-        encoded: try await book.statisticsJSON(playerID: playerID, now: clock().milliseconds))
+        encoded: try await book.statisticsJSON(
+          playerID: playerID, now: clock().milliseconds,
+          catalog: GuessworkContent.Catalog.of(request.language)))
     }
     router.post("/api/games") { request, _ in try await createGame(request) }
     router.get("/api/games/{id}") { request, context in
@@ -123,7 +125,7 @@ struct API: Sendable {
       try await store.ping()
       return json(["status": "ok"])
     } catch {
-      throw APIError(.serviceUnavailable, "database-unavailable", "The database does not answer.")
+      throw APIError(.serviceUnavailable, "database-unavailable", "error.databaseUnavailable")
     }
   }
 
@@ -142,12 +144,14 @@ struct API: Sendable {
 
   /// The games, the categories (the built-in ones, then the asking player's own) and decks.
   private func catalog(_ request: Request) async throws -> Response {
+    let language = request.language
+    let words = GuessworkContent.Catalog.of(language)
     var categories: [Catalog.CategoryEntry] = []
     for category in content.categories {
       categories.append(
         .init(
-          id: category.id, title: category.title,
-          words: await words.words(category: category.id).count))
+          id: category.id, title: words("category.\(category.id)"),
+          words: await self.words.words(category: category.id, language: language).count))
     }
     if let player = try await identity.player(of: request) {
       categories += try await store.customCategories(playerID: player.id).map {
@@ -156,9 +160,9 @@ struct API: Sendable {
     }
     return json(
       Catalog(
-        games: engines.all.map(\.entry),
+        games: engines.all.map { $0.entry.rendered(words) },
         categories: categories,
-        decks: try await decks.all().map(Decks.Entry.init)))
+        decks: try await decks.all().map { Decks.Entry($0.localized(language)) }))
   }
 
   // MARK: Players
@@ -169,9 +173,7 @@ struct API: Sendable {
   func body(of request: Request, limit: Int = maxBody) async throws -> Data {
     let type = request.headers[.contentType]?.split(separator: ";").first?
       .trimmingCharacters(in: .whitespaces).lowercased()
-    let notJSON = APIError(
-      .unsupportedMediaType, "unsupported-media-type",
-      "Send the body as JSON, with Content-Type: application/json.")
+    let notJSON = APIError(.unsupportedMediaType, "unsupported-media-type", "error.unsupportedMediaType")
     if let type, type != "application/json" { throw notJSON }
     let body = try await anyBody(of: request, limit: limit)
     if type == nil, !body.isEmpty { throw notJSON }
@@ -186,8 +188,7 @@ struct API: Sendable {
       throw error
     } catch {
       // The client stopped before sending the body it announced.
-      throw APIError(
-        .badRequest, "incomplete-body", "The request body ended before its Content-Length.")
+      throw APIError(.badRequest, "incomplete-body", "error.incompleteBody")
     }
   }
 
@@ -256,13 +257,10 @@ struct API: Sendable {
     do {
       data = try await anyBody(of: request, limit: PlayerRules.maxAvatarBytes)
     } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
-      throw APIError(
-        .contentTooLarge, "too-large", "An avatar may be at most 256 KB; scale it down first.")
+      throw APIError(.contentTooLarge, "too-large", "error.avatarTooLarge")
     }
     guard let type = PlayerRules.imageType(of: data) else {
-      throw APIError(
-        .unsupportedMediaType, "unsupported-media-type",
-        "An avatar must be a PNG, JPEG, WebP or GIF picture.")
+      throw APIError(.unsupportedMediaType, "unsupported-media-type", "error.avatarType")
     }
     try await store.setAvatar(
       playerID: player.id, Avatar(contentType: type, data: data), at: clock().milliseconds)
@@ -277,7 +275,7 @@ struct API: Sendable {
     let shown = playerID == id ? true : try await store.isOnLeaderboard(playerID: id)
     guard shown, let avatar = try await store.avatar(playerID: id)
     else {
-      throw APIError.notFound("Avatar")
+      throw APIError.notFound("avatar")
     }
     return Response(
       status: .ok,
@@ -362,10 +360,7 @@ struct API: Sendable {
       try await store.unfinishedGames(playerID: playerID, since: clock().milliseconds - day)
         < Self.unfinishedGamesLimit
     else {
-      var error = APIError(
-        .tooManyRequests, "too-many-unfinished-games",
-        "You have \(Self.unfinishedGamesLimit) unfinished games from the last day: finish one first."
-      )
+      var error = APIError(.tooManyRequests, "too-many-unfinished-games", "error.tooManyUnfinishedGames", ["unfinishedGamesLimit": .text("\(Self.unfinishedGamesLimit)")])
       error.retryAfter = 60
       throw error
     }
@@ -373,14 +368,15 @@ struct API: Sendable {
     let input = try JSONDecoder().decode(NewGame.self, from: body)
     guard let engine = engines[input.game] else {
       throw APIError(
-        .badRequest, "unknown-game",
-        "game must be one of \(engines.ids.joined(separator: ", ")).")
+        .badRequest, "unknown-game", "error.unknownGame",
+        ["list": .text(engines.ids.joined(separator: ", "))])
     }
     let now = clock()
     var random = SystemRandomNumberGenerator()
     let seed = random.next()
     let content = try await supply(
-      engine.contentNeed, playerID: playerID, category: input.category, deck: input.deck)
+      engine.contentNeed, playerID: playerID, category: input.category, deck: input.deck,
+      language: request.language)
     let (step, settings) = try played {
       try engine.start(settingsIn: body, content: content, seed: seed, at: now)
     }
@@ -417,7 +413,7 @@ struct API: Sendable {
     guard let record = found, record.playerID == playerID,
       let engine = engines[record.kind]
     else {
-      throw APIError.notFound("Game")
+      throw APIError.notFound("game")
     }
     return (record, engine)
   }
@@ -441,7 +437,7 @@ struct API: Sendable {
   private func targetSwatch(_ request: Request, id: String) async throws -> Response {
     let (record, engine) = try await ownGame(request, id: id)
     guard let colour = try engine.swatch(record.state) else {
-      throw APIError.notFound("A target colour for this game")
+      throw APIError.notFound("swatch")
     }
     let svg = """
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" preserveAspectRatio="none">\
@@ -468,7 +464,7 @@ struct API: Sendable {
       record.state, gameID: record.id, version: record.version, at: now)
     if advanced.changed, advanced.isOver {
       _ = try await saveTimeout(record, try engine.step(advanced, at: now), now: now)
-      throw APIError(.conflict, "game-over", "Time is up: the game is over.")
+      throw APIError(.conflict, "game-over", "error.timeUp")
     }
     guard asked.version == record.version else { throw APIError.stale(record.version) }
     let step = try played {
@@ -541,10 +537,8 @@ struct API: Sendable {
 
 extension APIError {
   static func stale(_ current: Int) -> APIError {
-    APIError(
-      .conflict, "stale-version",
-      "The game has moved on (it is at version \(current)); reload it and try again.")
+    APIError(.conflict, "stale-version", "error.staleVersion", ["current": .text("\(current)")])
   }
 
-  static let gameOver = APIError(.conflict, "game-over", "The game is over.")
+  static let gameOver = APIError(.conflict, "game-over", "error.timeUp")
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkContent
 import GuessworkCore
 import HTTPTypes
 import Hummingbird
@@ -11,36 +12,53 @@ import NIOFoundationCompat
 struct APIError: Error, Sendable {
   var status: HTTPResponse.Status
   var code: String
-  var message: String
+  /// For people, in sentences of the catalogs (area `api`), said in the request's language.
+  var message: [Message]
   /// The game the error is about, when the client should open it (a daily already played).
   var gameId: String?
   /// Seconds to wait before asking again (`Retry-After`), for `429`.
   var retryAfter: Int?
 
-  init(_ status: HTTPResponse.Status, _ code: String, _ message: String) {
+  init(
+    _ status: HTTPResponse.Status, _ code: String, _ key: String,
+    _ args: [String: Message.Argument] = [:]
+  ) {
+    self.init(status, code, [Message(key, args)])
+  }
+
+  init(_ status: HTTPResponse.Status, _ code: String, _ message: [Message]) {
     self.status = status
     self.code = code
     self.message = message
   }
 
+  /// "Game not found.": `what` names the key `error.notFound.<what>`.
   static func notFound(_ what: String) -> APIError {
-    APIError(.notFound, "not-found", "\(what) not found.")
+    APIError(.notFound, "not-found", "error.notFound.\(what)")
   }
 
-  static let noPlayer = APIError(
-    .unauthorized, "no-player",
-    "No player yet: create one with POST /api/players {\"name\": ...}.")
+  static let noPlayer = APIError(.unauthorized, "no-player", "error.noPlayer")
 
-  static func badRequest(_ message: String) -> APIError {
-    APIError(.badRequest, "bad-request", message)
+  static func badRequest(_ key: String, _ args: [String: Message.Argument] = [:]) -> APIError {
+    APIError(.badRequest, "bad-request", key, args)
+  }
+
+  /// A 400 whose words come from elsewhere, as they are (a decoder's explanation).
+  static func badRequest(detail: String) -> APIError {
+    APIError(.badRequest, "bad-request", "error.detail", ["detail": .text(detail)])
   }
 
   static func invalidSetting(_ error: SettingError) -> APIError {
-    APIError(.badRequest, "invalid-setting", error.message)
+    APIError(.badRequest, "invalid-setting", [error.message])
   }
 
   static func refused(_ refusal: Refusal) -> APIError {
-    APIError(.unprocessableContent, refusal.code.rawValue, refusal.message)
+    APIError(.unprocessableContent, refusal.code.rawValue, refusal.reason)
+  }
+
+  /// The message in the words of `catalog`.
+  func message(in catalog: Catalog) -> String {
+    message.map(catalog.render).joined(separator: " ")
   }
 
   /// The body of every error response.

@@ -1,3 +1,5 @@
+import GuessworkContent
+import GuessworkCore
 import HTTPTypes
 import Hummingbird
 
@@ -24,9 +26,9 @@ struct AllowedMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
       guard !allowed.isEmpty else { throw error }
       var response = EdgeMiddleware<Context>.response(
         for: APIError(
-          .methodNotAllowed, "method-not-allowed",
-          "\(request.method) is not allowed here; use \(allowed.joined(separator: " or "))."),
-        logger: context.logger)
+          .methodNotAllowed, "method-not-allowed", "error.methodNotAllowed",
+          ["method": .text("\(request.method)"), "allowed": .text(allowed.joined(separator: ", "))]),
+        logger: context.logger, catalog: Catalog.of(request.language))
       response.headers[.allow] = allowed.joined(separator: ", ")
       return response
     }

@@ -29,7 +29,7 @@ enum CustomCategoryRules {
     do {
       return try rule.clean(raw, collapsingSpaces: collapsingSpaces)
     } catch {
-      throw APIError(.badRequest, "invalid-category", error.message)
+      throw APIError(.badRequest, "invalid-category", "error.detail", ["detail": .text(error.message)])
     }
   }
 
@@ -42,28 +42,19 @@ enum CustomCategoryRules {
     for entry in raw where !entry.allSatisfy(\.isWhitespace) {
       let word = try checked(rule, entry, collapsingSpaces: true)
       guard !WordCleaning.containsBlockedWord(word) else {
-        throw APIError(
-          .badRequest, "invalid-category",
-          "\"\(word)\" is not allowed: keep the words family-friendly.")
+        throw APIError(.badRequest, "invalid-category", "error.category.blocked", ["word": .text("\(word)")])
       }
       if seen.insert(word.lowercased()).inserted { words.append(word) }
     }
     guard words.count >= Self.words.lowerBound else {
-      throw APIError(
-        .badRequest, "invalid-category",
-        "A category needs at least \(Self.words.lowerBound) different words (it has \(words.count))."
-      )
+      throw APIError(.badRequest, "invalid-category", "error.category.tooFew", ["lowerBound": .text("\(Self.words.lowerBound)"), "words": .text("\(words.count)")])
     }
     guard words.count <= Self.words.upperBound else {
-      throw APIError(
-        .badRequest, "invalid-category",
-        "A category may have at most \(Self.words.upperBound) words (it has \(words.count)).")
+      throw APIError(.badRequest, "invalid-category", "error.category.tooMany", ["upperBound": .text("\(Self.words.upperBound)"), "words": .text("\(words.count)")])
     }
     let bytes = words.reduce(0) { $0 + $1.utf8.count }
     guard bytes <= totalBytes else {
-      throw APIError(
-        .badRequest, "invalid-category",
-        "The words may be at most \(totalBytes) bytes together (they are \(bytes)).")
+      throw APIError(.badRequest, "invalid-category", "error.category.tooLong", ["totalBytes": .text("\(totalBytes)"), "bytes": .text("\(bytes)")])
     }
     return words
   }
@@ -115,7 +106,7 @@ extension API {
       record.words = input.words
       record.updatedAt = clock().milliseconds
       guard try await store.updateCustomCategory(record) else {
-        throw APIError.notFound("Category")
+        throw APIError.notFound("category")
       }
       return json(CustomCategoryView(record))
     }
@@ -124,7 +115,7 @@ extension API {
       guard
         try await store.deleteCustomCategory(
           id: try context.parameters.require("id"), playerID: player.id)
-      else { throw APIError.notFound("Category") }
+      else { throw APIError.notFound("category") }
       try? await store.clearSeen(
         playerID: player.id, category: try context.parameters.require("id"))
       return Response(status: .noContent)
@@ -134,7 +125,7 @@ extension API {
   private func ownCategory(_ request: Request, id: String) async throws -> CustomCategoryRecord {
     let player = try await identity.requirePlayer(of: request)
     guard let record = try await store.customCategory(id: id), record.playerID == player.id
-    else { throw APIError.notFound("Category") }
+    else { throw APIError.notFound("category") }
     return record
   }
 
@@ -150,19 +141,14 @@ extension API {
       + (try await store.customCategories(playerID: playerID)).filter { $0.id != except }.map(
         \.name)
     if taken.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-      throw APIError(
-        .badRequest, "invalid-category",
-        "There is already a category called \"\(name)\"; choose another name.")
+      throw APIError(.badRequest, "invalid-category", "error.category.nameTaken", ["name": .text("\(name)")])
     }
     return (name, try CustomCategoryRules.validWords(input.words))
   }
 
   private func createCategory(_ request: Request) async throws -> Response {
     let player = try await identity.requirePlayer(of: request)
-    let full = APIError(
-      .badRequest, "invalid-category",
-      "You have \(CustomCategoryRules.perPlayer) categories, the most there can be; delete one first."
-    )
+    let full = APIError(.badRequest, "invalid-category", "error.category.full", ["perPlayer": .text("\(CustomCategoryRules.perPlayer)")])
     // Said early when it is plain; decided in the store, where creations at once are counted.
     guard
       try await store.customCategories(playerID: player.id).count
@@ -183,15 +169,16 @@ extension API {
   /// The words of a round in `id` for this player: a built-in category's bundled and stored
   /// words, or the player's own category's; words the player has seen in earlier rounds go
   /// last, until every word has been seen and a new cycle starts.
-  func roundWords(playerID: String, category id: String?) async throws -> (
+  func roundWords(playerID: String, category id: String?, language: Language = .en)
+    async throws -> (
     GuessOrPassGame.Words, title: String
   ) {
     guard let id else { throw APIError.noCategory }
     let all: [String]
     let title: String
-    if let builtIn = content.category(id) {
-      all = await words.words(category: id)
-      title = builtIn.title
+    if content.category(id) != nil {
+      all = await words.words(category: id, language: language)
+      title = GuessworkContent.Catalog.of(language)("category.\(id)")
     } else if id.hasPrefix(CustomCategoryRules.idPrefix),
       let custom = try await store.customCategory(id: id), custom.playerID == playerID
     {

@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkContent
 import GuessworkCore
 import GuessworkPlay
 import GuessworkStore
@@ -44,7 +45,8 @@ extension API {
       let url = link(to: "/daily.html?game=\(record.kind)&date=\(reply.date)", request: request)
       reply.share = .init(
         text: daily.shareText(
-          engine, daily: tag, summary: summary, score: step.score, link: url),
+          engine, daily: tag, summary: summary, score: step.score, link: url,
+          in: GuessworkContent.Catalog.of(request.language)),
         url: url)
     }
     return reply
@@ -94,16 +96,13 @@ extension API {
   private func day(_ text: String?, today: Int) throws -> Int {
     guard let text else { return today }
     guard let day = DailyCalendar.day(ofDate: text) else {
-      throw APIError(.badRequest, "invalid-date", "date must be a date written YYYY-MM-DD.")
+      throw APIError(.badRequest, "invalid-date", "error.invalidDate")
     }
     if day > today {
-      throw APIError(
-        .badRequest, "not-yet", "The puzzle of \(text) is not out yet (days change at 00:00 UTC).")
+      throw APIError(.badRequest, "not-yet", "error.notYet", ["text": .text("\(text)")])
     }
     if day < DailyCalendar.launch {
-      throw APIError(
-        .badRequest, "before-launch",
-        "The first daily puzzle was on \(DailyCalendar.date(DailyCalendar.launch)).")
+      throw APIError(.badRequest, "before-launch", "error.beforeLaunch", ["date": .text("\(DailyCalendar.date(DailyCalendar.launch))")])
     }
     return day
   }
@@ -111,7 +110,8 @@ extension API {
   private func dailyEngine(_ id: String) throws -> any GameEngine {
     guard let engine = engines[id] else {
       throw APIError(
-        .notFound, "unknown-game", "game must be one of \(engines.ids.joined(separator: ", ")).")
+        .notFound, "unknown-game", "error.unknownGame",
+        ["list": .text(engines.ids.joined(separator: ", "))])
     }
     return engine
   }
@@ -137,7 +137,8 @@ extension API {
     let games = engines.all.map { engine in
       let play = plays[engine.kind.rawValue]
       return DailyEntry(
-        game: engine.kind.rawValue, title: engine.title, emoji: engine.entry.emoji,
+        game: engine.kind.rawValue, title: GuessworkContent.Catalog.of(request.language).render(engine.title),
+        emoji: engine.entry.emoji,
         page: engine.entry.page, number: DailyCalendar.number(day),
         state: play == nil ? "new" : play?.score == nil ? "playing" : "done",
         gameId: play?.gameID, score: play?.score, streak: view(streaks[engine.kind.rawValue]))
@@ -160,10 +161,7 @@ extension API {
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: FieldKey.self)
       if let unknown = container.allKeys.first(where: { $0.stringValue != "date" }) {
-        throw APIError(
-          .badRequest, "bad-request",
-          "\(unknown.stringValue) is not a field here: send {} for today, or {\"date\": \"YYYY-MM-DD\"}."
-        )
+        throw APIError(.badRequest, "bad-request", "error.dailyField", ["stringValue": .text("\(unknown.stringValue)")])
       }
       date = try container.decodeIfPresent(String.self, forKey: FieldKey("date"))
     }
@@ -186,14 +184,11 @@ extension API {
         try await reply(record, step, version: 0, events: nil, request: request),
         status: .created)
     } catch DailyError.alreadyPlayed(let gameID) {
-      var error = APIError(
-        .conflict, "daily-played",
-        "You have already played today's \(engine.title) (#\(DailyCalendar.number(day))): "
-          + "only the first attempt counts. Open it again, or play a past day from the archive.")
+      var error = APIError(.conflict, "daily-played", "error.dailyPlayed", ["title": .key(engine.title.key), "number": .int(DailyCalendar.number(day))])
       error.gameId = gameID
       throw error
     } catch DailyError.notYet, DailyError.beforeLaunch {
-      throw APIError(.badRequest, "invalid-date", "There is no daily puzzle on that day.")
+      throw APIError(.badRequest, "invalid-date", "error.noPuzzle")
     }
   }
 
@@ -237,7 +232,7 @@ extension API {
         )
       case "all": (periods.allTime, "All time")
       default:
-        throw APIError(.badRequest, "invalid-period", "period must be one of day, week, all.")
+        throw APIError(.badRequest, "invalid-period", "error.invalidPeriod")
       }
     let playerID = try await identity.playerID(of: request)
     var board = try await boards.board(kind: engine.kind.rawValue, period: key, now: clock()) {

@@ -68,9 +68,24 @@ public struct DatamuseClient: Sendable {
     "nature": ("tree", "nature,environment,outdoors"),
   ]
 
+  /// The same in Spanish, asked of Datamuse's Spanish vocabulary (`v=es`).
+  public static let spanishQueries: [String: (ml: String, topics: String)] = [
+    "animals": ("perro", "animales,zoológico,mascotas"),
+    "food": ("pizza", "comida,platos"),
+    "sports": ("fútbol", "deportes,juegos"),
+    "technology": ("teléfono", "tecnología,aparatos"),
+    "music": ("guitarra", "música,instrumentos"),
+    "nature": ("árbol", "naturaleza,campo"),
+  ]
+
+  /// The languages Datamuse has a vocabulary for; the others play their bundled words only.
+  public static let languages: [Language] = [.en, .es]
+
   /// The request URL for a category.
-  public func url(for category: String) throws(DatamuseError) -> URL {
-    guard let query = Self.queries[category] else { throw .unknownCategory(category) }
+  public func url(for category: String, language: Language = .en) throws(DatamuseError) -> URL {
+    guard let query = (language == .es ? Self.spanishQueries : Self.queries)[category] else {
+      throw .unknownCategory(category)
+    }
     var base = settings.baseURL
     while base.hasSuffix("/") { base.removeLast() }
     guard var components = URLComponents(string: base + "/words") else {
@@ -80,13 +95,16 @@ public struct DatamuseClient: Sendable {
       URLQueryItem(name: "ml", value: query.ml), URLQueryItem(name: "topics", value: query.topics),
       URLQueryItem(name: "max", value: "1000"),
     ]
+    if language == .es { components.queryItems?.append(URLQueryItem(name: "v", value: "es")) }
     guard let url = components.url else { throw .unreachable("bad base URL \(settings.baseURL)") }
     return url
   }
 
   /// The raw words Datamuse relates to the category (not yet cleaned).
-  public func fetch(category: String) async throws(DatamuseError) -> [String] {
-    let url = try url(for: category)
+  public func fetch(category: String, language: Language = .en) async throws(DatamuseError)
+    -> [String]
+  {
+    let url = try url(for: category, language: language)
     var request = URLRequest(url: url, timeoutInterval: settings.timeout)
     request.setValue("application/json", forHTTPHeaderField: "Accept")
     request.setValue("Guesswork (word game)", forHTTPHeaderField: "User-Agent")
@@ -172,9 +190,11 @@ public struct WordBank: Sendable {
 
   /// A category's words: bundled first, then stored ones not among them. When the store
   /// cannot be read, the bundled words alone.
-  public func words(category id: String) async -> [String] {
-    let bundled = content.category(id)?.words ?? []
-    guard let stored = try? await store.storedWords(category: id) else { return bundled }
+  public func words(category id: String, language: Language = .en) async -> [String] {
+    let bundled = content.words(category: id, in: language)
+    guard let stored = try? await store.storedWords(category: Self.key(id, language)) else {
+      return bundled
+    }
     var seen = Set(bundled.map { $0.lowercased() })
     return bundled + stored.map(\.word).filter { seen.insert($0.lowercased()).inserted }
   }
@@ -197,9 +217,18 @@ public struct WordBank: Sendable {
     }
   }
 
+  /// Where a category's words of `language` are stored: the id for English, `es:<id>` for
+  /// another language.
+  static func key(_ category: String, _ language: Language) -> String {
+    language == .en ? category : "\(language.rawValue):\(category)"
+  }
+
   /// Refreshes one category from Datamuse, at most once a day (across every instance on the
   /// database) unless `force`. Never throws: a failure is logged in one line and returned.
-  public func refresh(category: String, force: Bool = false) async -> RefreshResult {
+  public func refresh(category id: String, language: Language = .en, force: Bool = false) async
+    -> RefreshResult
+  {
+    let category = Self.key(id, language)
     guard datamuse.enabled else { return .disabled }
     let at = now()
     if !force {
@@ -216,8 +245,8 @@ public struct WordBank: Sendable {
       _ = try? await store.claimRefresh(category: category, lastBefore: Int64.max, at: at)
     }
     do {
-      let raw = try await DatamuseClient(settings: datamuse).fetch(category: category)
-      let cleaned = WordCleaning.clean(raw)
+      let raw = try await DatamuseClient(settings: datamuse).fetch(category: id, language: language)
+      let cleaned = WordCleaning.clean(raw, language: language)
       guard !cleaned.isEmpty else { throw DatamuseError.empty }
       let new = try await store.addWords(cleaned, category: category, source: "datamuse", at: at)
       logger.info("words: \(category): \(cleaned.count) words from Datamuse, \(new) new")
@@ -233,8 +262,10 @@ public struct WordBank: Sendable {
 
   /// Refreshes every built-in category that is due.
   public func refreshDue() async {
-    for category in ContentLibrary.categoryIDs {
-      _ = await refresh(category: category)
+    for language in DatamuseClient.languages {
+      for category in ContentLibrary.categoryIDs {
+        _ = await refresh(category: category, language: language)
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+import GuessworkCore
 public import Foundation
 public import GuessworkContent
 import GuessworkPlay
@@ -75,7 +76,7 @@ struct Decks: Sendable {
   func picture(_ id: String, request: Request) async throws -> Response {
     guard id.count == 64, id.allSatisfy(\.isHexDigit), let picture = try await store.picture(id: id)
     else {
-      throw APIError.notFound("Picture")
+      throw APIError.notFound("picture")
     }
     let etag = "\"\(id)\""
     var headers: HTTPFields = [
@@ -93,10 +94,7 @@ struct Decks: Sendable {
 
 extension APIError {
   static func deckNeedsPhotos(_ deck: Deck) -> APIError {
-    APIError(
-      .badRequest, "deck-needs-photos",
-      "The deck \(deck.title) has \(deck.playableItems.count) pictures; it needs at least \(Deck.minimumPictures). Import photos with: guesswork decks import <folder> --id \(deck.id)"
-    )
+    APIError(.badRequest, "deck-needs-photos", "error.deckNeedsPhotos", ["title": .text("\(deck.title)"), "playableItems": .text("\(deck.playableItems.count)"), "minimumPictures": .text("\(Deck.minimumPictures)"), "id": .text("\(deck.id)")])
   }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import GuessworkCore
+import GuessworkContent
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -13,6 +15,8 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
   /// Whether browsers reach the server over HTTPS only (its own TLS, or a proxy's): they are
   /// then told to keep to HTTPS (`Strict-Transport-Security`).
   var httpsOnly = false
+  /// The catalogs error messages are said from, in the request's language (`Accept-Language`).
+  var catalogs: [Language: Catalog] = Catalog.bundled
 
   static var securityHeaders: HTTPFields {
     [
@@ -32,7 +36,8 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
     do {
       response = try await next(request, context)
     } catch {
-      response = Self.response(for: error, logger: context.logger)
+      response = Self.response(
+        for: error, logger: context.logger, catalog: catalogs[request.language] ?? Catalog.of(.en))
     }
     for field in Self.securityHeaders where response.headers[field.name] == nil {
       response.headers.append(field)
@@ -48,28 +53,29 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
     return response
   }
 
-  static func response(for error: any Error, logger: Logger) -> Response {
+  static func response(for error: any Error, logger: Logger, catalog: Catalog) -> Response {
     let apiError: APIError
     switch error {
     case let error as APIError:
       apiError = error
     case let error as DecodingError:
-      apiError = .badRequest(error.explanation)
+      apiError = .badRequest(detail: error.explanation)
     case let error as HTTPError:
       apiError = APIError(
         error.status, Self.code(for: error.status),
-        error.body ?? Self.message(for: error.status))
+        error.body.map { [Message("error.detail", ["detail": .text($0)])] }
+          ?? [Self.message(for: error.status)])
     case let error as any HTTPResponseError:
       apiError = APIError(
-        error.status, Self.code(for: error.status), Self.message(for: error.status))
+        error.status, Self.code(for: error.status), [Self.message(for: error.status)])
     default:
       logger.error("internal error: \(String(reflecting: error))")
-      apiError = APIError(
-        .internalServerError, "internal", "Something went wrong on the server; it is logged.")
+      apiError = APIError(.internalServerError, "internal", "error.internal")
     }
     var response = json(
       APIError.Body(
-        error: .init(code: apiError.code, message: apiError.message, gameId: apiError.gameId)),
+        error: .init(
+          code: apiError.code, message: apiError.message(in: catalog), gameId: apiError.gameId)),
       status: apiError.status)
     if let seconds = apiError.retryAfter { response.headers[.retryAfter] = String(seconds) }
     return response
@@ -85,13 +91,20 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
     }
   }
 
-  static func message(for status: HTTPResponse.Status) -> String {
+  static func message(for status: HTTPResponse.Status) -> Message {
     switch status {
-    case .notFound: "There is nothing here."
-    case .contentTooLarge: "The request body is too large."
-    case .methodNotAllowed: "This method is not allowed here."
-    default: status.reasonPhrase
+    case .notFound: Message("error.http.notFound")
+    case .contentTooLarge: Message("error.http.tooLarge")
+    case .methodNotAllowed: Message("error.http.methodNotAllowed")
+    default: Message("error.http.other", ["reason": .text(status.reasonPhrase)])
     }
+  }
+}
+
+extension Request {
+  /// The language the request asks to be answered in (`Accept-Language`), English if none.
+  var language: Language {
+    headers[.acceptLanguage].flatMap(Language.init(acceptLanguage:)) ?? .en
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkCore
 import GuessworkPlay
 import GuessworkStore
 import HTTPTypes
@@ -158,7 +159,7 @@ enum PlayerRules {
     do {
       return try PlayerIdentity.validName(raw)
     } catch {
-      throw APIError(.badRequest, "invalid-name", error.message)
+      throw APIError(.badRequest, "invalid-name", "error.detail", ["detail": .text(error.message)])
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkCore
 import GuessworkStore
 import Hummingbird
 import NIOCore
@@ -123,9 +124,7 @@ final class RateLimiter: Sendable {
       return nil
     }
     guard let wait else { return }
-    var error = APIError(
-      .tooManyRequests, "too-many-requests",
-      "Too many \(kind.rawValue) too fast: try again in \(Int(wait.rounded(.up))) s.")
+    var error = APIError(.tooManyRequests, "too-many-requests", "error.tooManyRequests", ["kind": .text("\(kind.rawValue)"), "int": .text("\(Int(wait.rounded(.up)))")])
     error.retryAfter = max(1, Int(wait.rounded(.up)))
     throw error
   }

@@ -18,7 +18,7 @@ enum ReminderRules {
     do {
       return try rule.clean(raw)
     } catch {
-      throw APIError.badRequest(error.message)
+      throw APIError.badRequest(detail: error.message)
     }
   }
   static let perPlayer = 100
@@ -235,7 +235,7 @@ extension API {
       let ics = id.hasSuffix(".ics")
       guard let record = try await store.reminder(id: ics ? String(id.dropLast(4)) : id),
         record.playerID == player.id
-      else { throw APIError.notFound("Reminder") }
+      else { throw APIError.notFound("reminder") }
       guard ics else { return json(ReminderView(record)) }
       return Response(
         status: .ok,
@@ -253,7 +253,7 @@ extension API {
       guard
         try await store.deleteReminder(
           id: try context.parameters.require("id"), playerID: player.id)
-      else { throw APIError.notFound("Reminder") }
+      else { throw APIError.notFound("reminder") }
       return Response(status: .noContent)
     }
     router.get("/api/cities/nearest") { request, _ in try nearestCity(request) }
@@ -269,27 +269,24 @@ extension API {
       input.place ?? City.fallback.name,
       StoredText(field: "place", characters: ReminderRules.placeLimit))
     guard let (startsAt, offset) = ReminderRules.parseStart(input.start) else {
-      throw APIError.badRequest(
-        "start must be a date and time with its UTC offset, like 2026-12-24T20:00+01:00.")
+      throw APIError.badRequest("error.reminder.start")
     }
     let now = clock().milliseconds
     guard startsAt >= now + ReminderRules.minimumLead else {
       let minutes = (startsAt - now) / 60_000
       throw APIError(
         .badRequest, "start-too-soon",
-        startsAt <= now
-          ? "The start is in the past: choose a time at least one hour from now."
-          : "The start must be at least one hour from now (it is \(minutes) minutes away).")
+        startsAt <= now ? "error.reminder.past" : "error.reminder.soon",
+        ["minutes": .int(Int(minutes))])
     }
     guard startsAt <= now + ReminderRules.maximumLead else {
-      throw APIError.badRequest("start must be within the next five years.")
+      throw APIError.badRequest("error.reminder.far")
     }
     switch (input.latitude, input.longitude) {
     case (nil, nil): break
     case (let lat?, let lon?) where (-90...90).contains(lat) && (-180...180).contains(lon): break
     default:
-      throw APIError.badRequest(
-        "latitude (-90 to 90) and longitude (-180 to 180) come together, or not at all.")
+      throw APIError.badRequest("error.reminder.place")
     }
     let record = ReminderRecord(
       id: UUID().uuidString.lowercased(), playerID: player.id, title: title,
@@ -297,8 +294,7 @@ extension API {
       longitude: input.longitude, createdAt: now)
     // Counted and inserted in one transaction: creations at once cannot pass the limit.
     guard try await store.insertReminder(record, limit: ReminderRules.perPlayer) else {
-      throw APIError.badRequest(
-        "You have \(ReminderRules.perPlayer) reminders, the most there can be; delete one first.")
+      throw APIError.badRequest("error.reminder.full", ["perPlayer": .text("\(ReminderRules.perPlayer)")])
     }
     return json(ReminderView(record), status: .created)
   }
@@ -316,10 +312,10 @@ extension API {
     guard let lat = query.get("lat").flatMap(Double.init), (-90...90).contains(lat),
       let lon = query.get("lon").flatMap(Double.init), (-180...180).contains(lon)
     else {
-      throw APIError.badRequest("lat (-90 to 90) and lon (-180 to 180) must be numbers.")
+      throw APIError.badRequest("error.cityPlace")
     }
     guard let (city, km) = City.nearest(lat: lat, lon: lon) else {
-      throw APIError.notFound("City")
+      throw APIError.notFound("city")
     }
     return json(
       NearestCity(

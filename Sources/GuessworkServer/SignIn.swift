@@ -34,10 +34,7 @@ extension API {
     var expiresAt: Int64
   }
 
-  static let unknownCode = APIError(
-    .notFound, "not-found",
-    "This sign-in link is unknown, used or expired: make a new one (Settings, or `guesswork stats --browser-link`)."
-  )
+  static let unknownCode = APIError(.notFound, "not-found", "error.signInLink")
 
   func registerSignIn(on router: Router<some RequestContext>) {
     router.get("/api/link-codes/{code}") { request, context in

@@ -153,8 +153,7 @@ struct StaticSiteMiddleware<Context: RequestContext>: RouterMiddleware {
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
     if request.uri.path.removingPercentEncoding?.contains("\0") ?? true {
-      throw APIError(
-        .badRequest, "bad-path", "The path is not valid: it has a NUL or broken escapes.")
+      throw APIError(.badRequest, "bad-path", "error.badPath")
     }
     guard request.method == .get || request.method == .head,
       let (file, cacheControl) = site.file(at: request.uri.path)

@@ -36,7 +36,7 @@ struct GamesCommand: ParsableCommand {
 
   func run() {
     for engine in Play.engines.all {
-      print(engine.kind.rawValue.padded(to: 16) + engine.title)
+      print(engine.kind.rawValue.padded(to: 16) + Speech.say(engine.title))
     }
   }
 }

@@ -107,6 +107,7 @@ struct Play: AsyncParsableCommand {
   var settingOptions: [String] = []
 
   func run() async throws {
+    if let lang = common.lang { Speech.use(lang) }
     guard let game else {
       guard settingOptions.isEmpty, settings.isEmpty else {
         throw PlayFlow.invalid("name a game before its settings")
@@ -154,7 +155,7 @@ struct Play: AsyncParsableCommand {
     var typed: [(name: String, value: String)] = try settings.map { pair in
       guard let equals = pair.firstIndex(of: "=") else {
         throw PlayError.invalidSetting(
-          SettingError(setting: pair, allowed: "written as name=value"))
+          SettingError(setting: pair, allowed: Message("allowed.pair")))
       }
       let name = String(pair[..<equals])
       // The option's spelling (feedback-ms) names the setting too.
@@ -231,6 +232,9 @@ struct CommonPlayOptions: ParsableArguments {
       "The folder of guesswork.sqlite, as for `guesswork serve` (GUESSWORK_DATA_DIR; default .)."
   )
   var dataDir: String?
+
+  @Option(help: "The language: en, es or ru (default: from LANG, else English).")
+  var lang: Language?
 }
 
 /// What a game is played on in the terminal.
@@ -323,7 +327,9 @@ struct PlayFlow {
         guard
           let index = runner.pick(
             title: "Guesswork", subtitle: "Pick a game:",
-            items: screens.map { Play.engines[$0.kind]?.title ?? $0.kind.rawValue })
+            items: screens.map { screen in
+              Play.engines[screen.kind].map { Speech.say($0.title) } ?? screen.kind.rawValue
+            })
         else {
           choice = .quit
           break
@@ -459,11 +465,11 @@ struct PlayFlow {
     case .words:
       let categories = ContentLibrary.bundled.categories
       return runner.pick(
-        title: engine.title, subtitle: "Pick a category:", items: categories.map(\.title)
+        title: Speech.say(engine.title), subtitle: "Pick a category:", items: categories.map(\.title)
       ).map { .category(categories[$0]) }
     case .deck:
       let decks = Self.emojiDecks
-      return runner.pick(title: engine.title, subtitle: "Pick a deck:", items: decks.map(\.title))
+      return runner.pick(title: Speech.say(engine.title), subtitle: "Pick a deck:", items: decks.map(\.title))
         .map { .deck(decks[$0]) }
     }
   }

@@ -118,7 +118,7 @@ final class BullseyeScreen: GameScreen {
       }
       canvas.blank()
     }
-    canvas.paragraph(view.message, scored == nil ? .plain : .bold)
+    canvas.paragraph(Speech.say(view.message), scored == nil ? .plain : .bold)
     if let result = view.result, view.freePlay {
       canvas.add("Last check: \(result.score) points, ΔE \(result.deltaEText) (\(result.meaning))")
     }
@@ -154,7 +154,7 @@ final class BullseyeScreen: GameScreen {
   }
 
   private func drawEnd(_ canvas: inout Canvas, _ view: BullseyeGame.View) {
-    canvas.paragraph(view.message, .fg(.accent, bold: true))
+    canvas.paragraph(Speech.say(view.message), .fg(.accent, bold: true))
     canvas.blank()
     for round in view.history ?? [] {
       var spans = [Span(text: "Round \(round.round): ", style: .bold)]

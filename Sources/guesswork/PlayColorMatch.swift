@@ -82,7 +82,7 @@ final class ColorMatchScreen: GameScreen {
   /// A card: the word in its ink on its background; without colour, the ink said in words.
   private func card(_ canvas: inout Canvas, _ card: ColorMatchGame.Card, label: String) {
     let inner = 20
-    let word = card.word.uppercased()
+    let word = Speech.say(card.word).uppercased()
     let left = (inner - word.count) / 2
     let text =
       String(repeating: " ", count: left) + word

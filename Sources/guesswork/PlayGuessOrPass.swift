@@ -62,7 +62,7 @@ final class GuessOrPassScreen: GameScreen {
       }
     case .over:
       canvas.blank()
-      canvas.add(view.message ?? "", .fg(.accent, bold: true))
+      canvas.add(view.message.map(Speech.say) ?? "", .fg(.accent, bold: true))
       canvas.blank()
       let guessed = view.guessed ?? []
       let passed = view.passed ?? []

@@ -32,7 +32,7 @@ final class NumberScreen: GameScreen {
       drawEnd(&canvas, view)
       return
     }
-    canvas.paragraph(view.message, .bold)
+    canvas.paragraph(Speech.say(view.message), .bold)
     canvas.blank()
     // The display: typed digits, then placeholders for the rest.
     let shown = view.display + String(repeating: "_", count: view.displayWidth - view.display.count)
@@ -43,10 +43,11 @@ final class NumberScreen: GameScreen {
     }
     canvas.blank()
     rangeBar(&canvas, view)
-    canvas.add(view.knownRangeText)
+    canvas.add(Speech.say(view.knownRangeText))
     canvas.blank()
+    let attemptsLeft = Speech.say(view.attemptsLeftText)
     canvas.add(
-      view.attemptsLeftText.prefix(1).uppercased() + view.attemptsLeftText.dropFirst(),
+      attemptsLeft.prefix(1).uppercased() + attemptsLeft.dropFirst(),
       view.isLastAttempt ? .fg(.bad, bold: true) : .bold)
     if !view.guesses.isEmpty {
       canvas.blank()
@@ -78,7 +79,7 @@ final class NumberScreen: GameScreen {
 
   private func drawEnd(_ canvas: inout Canvas, _ view: NumberGame.View) {
     let summary = session.game.summary
-    canvas.paragraph(view.message, .fg(summary.won ? .good : .bad, bold: true))
+    canvas.paragraph(Speech.say(view.message), .fg(summary.won ? .good : .bad, bold: true))
     if let secret = view.secret, let big = BigText.lines(String(secret), width: canvas.width - 4),
       canvas.height >= 26
     {
@@ -101,7 +102,7 @@ final class NumberScreen: GameScreen {
       )
     }
     canvas.blank()
-    canvas.paragraph(summary.strategyText)
+    canvas.paragraph(Speech.say(summary.strategy))
     canvas.blank()
     canvas.add("Seed \(session.seed)", .dim)
   }

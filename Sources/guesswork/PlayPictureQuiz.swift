@@ -70,7 +70,7 @@ final class PictureQuizScreen: GameScreen {
         ? "Correct"
         : "Wrong! That's \(deck.noun.isEmpty ? "" : deck.noun + " ")\(answer.chosenName)."
       canvas.add(title, .fg(answer.correct ? .good : .bad, bold: true))
-      if let message = view.message { canvas.paragraph(message) }
+      if let message = view.message { canvas.paragraph(Speech.say(message)) }
     }
     if view.isOver {
       let missed = view.missed ?? []

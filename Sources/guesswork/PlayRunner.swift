@@ -92,7 +92,7 @@ final class Runner {
         screen.draw(&canvas, at: now)
         if let notice = screen.session.notice {
           canvas.blank()
-          canvas.paragraph(notice, .fg(.warn, bold: true))
+          canvas.paragraph(Speech.say(notice), .fg(.warn, bold: true))
         }
         canvas.blank()
         canvas.paragraph(

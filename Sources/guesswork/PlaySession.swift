@@ -155,7 +155,8 @@ final class Recorder {
     try? await set.record(record, score: score, at: GameClock().now())
     if let engine = Play.engines[G.kind] {
       shareText = set.shareText(
-        engine, daily: daily, summary: summary, score: score, link: nil)
+        engine, daily: daily, summary: summary, score: score, link: nil,
+        in: Speech.catalog)
     }
   }
 

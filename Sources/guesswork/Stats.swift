@@ -83,7 +83,7 @@ struct StatsReport {
       lines.append("")
     }
     for game in statistics.games {
-      lines.append(bold(game.title))
+      lines.append(bold(Speech.say(game.title)))
       lines.append(row("played", String(game.played)))
       if let daily = game.daily {
         lines.append(row("daily streak", "\(daily.current) (best \(daily.best))"))
@@ -95,7 +95,7 @@ struct StatsReport {
       lines.append(row("best", game.bestScore.map(String.init) ?? "–"))
       lines.append(
         row("last scores", game.lastScores.suffix(10).map(String.init).joined(separator: " ")))
-      lines += figures(game.figures)
+      lines += figures(game.figures, of: game.game)
       lines.append("  last scores, oldest first:")
       lines += chart(game.lastScores.suffix(10).map { ("", $0) })
       lines.append("")
@@ -116,9 +116,10 @@ struct StatsReport {
   }
 
   /// A game's own figures, each read as its format says.
-  private func figures(_ figures: Figures) -> [String] {
+  private func figures(_ figures: Figures, of game: String) -> [String] {
     figures.list.flatMap { figure -> [String] in
-      let label = figure.label.prefix(1).lowercased() + figure.label.dropFirst()
+      let said = Speech.say(figure.info(keyPrefix: game).label)
+      let label = said.prefix(1).lowercased() + said.dropFirst()
       switch figure.value {
       case .count(let value): return [row(label, String(value))]
       case .score(let value): return [row(label, value.map(String.init) ?? "–")]

@@ -2,9 +2,7 @@
 // picture, and the names of its wire unions.
 
 extension BullseyeGame {
-  public static let title = "Bullseye"
   public static let emoji = "🎯"
-  public static let blurb = "Mix the colour you see."
 
   /// Rounds played, the average and the best round.
   public struct Tally: GameTally {
@@ -25,11 +23,9 @@ extension BullseyeGame {
 
   public static func figures(_ tally: Tally) -> [Figure] {
     [
-      Figure("rounds", "Colours matched", .count(tally.rounds)),
-      Figure(
-        "averageRound", "Average colour",
-        .decimal(tally.rounds == 0 ? nil : Double(tally.total) / Double(tally.rounds))),
-      Figure("bestRound", "Best colour", .score(tally.best)),
+      Figure("rounds", .count(tally.rounds)),
+      Figure("averageRound", .decimal(tally.rounds == 0 ? nil : Double(tally.total) / Double(tally.rounds))),
+      Figure("bestRound", .score(tally.best)),
     ]
   }
 
@@ -51,16 +47,6 @@ extension BullseyeGame {
   /// The target, which the player must see; its values never travel in a view, so a client
   /// cannot simply copy them into its guess.
   public var swatch: String? { target.hex }
-}
-
-extension BullseyeGame.Scoring {
-  /// The name a player reads.
-  public var label: String {
-    switch self {
-    case .perceptual: "As people see colours"
-    case .classic: "Classic (by the numbers)"
-    }
-  }
 }
 
 extension GameKind {

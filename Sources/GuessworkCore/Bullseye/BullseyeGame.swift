@@ -118,18 +118,17 @@ public struct BullseyeGame: Game {
     switch action {
     case .check(let guess):
       guard phase == .guessing else {
-        throw Refusal(.wrongPhase, "This round is already scored: go on to the next colour.")
+        throw Refusal(.wrongPhase, "bullseye.refusal.scored")
       }
       try Self.checkChannels(of: guess)
       return settings.freePlay ? checkInFreePlay(guess) : scoreRound(guess)
 
     case .next:
       guard !settings.freePlay else {
-        throw Refusal(
-          .wrongPhase, "In free play there are no rounds: ask for a new colour instead.")
+        throw Refusal(.wrongPhase, "bullseye.refusal.noRounds")
       }
       guard phase == .scored else {
-        throw Refusal(.wrongPhase, "Check your match first: this round is not scored yet.")
+        throw Refusal(.wrongPhase, "bullseye.refusal.notScored")
       }
       round += 1
       target = Self.drawTarget(using: &random)
@@ -138,9 +137,7 @@ public struct BullseyeGame: Game {
 
     case .newColour:
       guard settings.freePlay else {
-        throw Refusal(
-          .wrongPhase,
-          "A new colour is for free play; in a game of rounds, check your match to score it.")
+        throw Refusal(.wrongPhase, "bullseye.refusal.newColour")
       }
       var events = leaveColour()
       round += 1
@@ -151,8 +148,7 @@ public struct BullseyeGame: Game {
 
     case .finish:
       guard settings.freePlay else {
-        throw Refusal(
-          .wrongPhase, "A game of rounds ends by itself after its last round is scored.")
+        throw Refusal(.wrongPhase, "bullseye.refusal.finish")
       }
       var events = leaveColour()
       current = nil
@@ -167,7 +163,7 @@ public struct BullseyeGame: Game {
     for (name, value) in [("red", guess.r), ("green", guess.g), ("blue", guess.b)]
     where !RGB.channelRange.contains(value) {
       throw Refusal(
-        .outOfRange, "Each channel must be a whole number from 0 to 255, but \(name) was \(value).")
+        .outOfRange, "bullseye.refusal.channel", ["channel": .text(name), "value": .int(value)])
     }
   }
 
@@ -315,24 +311,25 @@ public struct BullseyeGame: Game {
     return RoundResult(last, showingTarget: true)
   }
 
-  private var message: String {
+  private var message: Message {
     if settings.freePlay {
       if isOver {
-        guard let best = bestCheck else { return "Free play over." }
-        return "Free play over: your best match scored \(best)."
+        guard let best = bestCheck else { return Message("bullseye.freePlay.over") }
+        return Message("bullseye.freePlay.best", ["score": .int(best)])
       }
-      guard let result else { return "Mix the colour, then check your match." }
-      return "\(result.score) points: ΔE \(result.deltaEText), \(result.meaning). "
-        + "Keep trying, or try a new colour."
+      guard let result else { return Message("bullseye.freePlay.start") }
+      return Message(
+        "bullseye.freePlay.checked", ["score": .int(result.score), "deltaE": .decimal(result.deltaE)])
     }
     switch phase {
     case .guessing:
-      return "Round \(round) of \(settings.rounds): mix the colour, then check your match."
+      return Message("bullseye.round", ["round": .int(round), "rounds": .int(settings.rounds)])
     case .scored:
-      guard let result else { return "" }
-      return "\(result.score) points: ΔE \(result.deltaEText), \(result.meaning)."
+      guard let result else { return Message("bullseye.round", ["round": .int(round), "rounds": .int(settings.rounds)]) }
+      return Message(
+        "bullseye.scored", ["score": .int(result.score), "deltaE": .decimal(result.deltaE)])
     case .over:
-      return "Game over: \(total) of \(maxTotal) points."
+      return Message("bullseye.over", ["total": .int(total), "max": .int(maxTotal)])
     }
   }
 }

@@ -20,13 +20,11 @@ extension BullseyeGame {
 
     public static let fields: [SettingField<Self>] = [
       .integer(
-        "rounds", \.rounds, in: roundsRange, label: "Colours", about: "Targets in a game."),
+        "rounds", \.rounds, in: roundsRange),
       .choice(
-        "scoring", \.scoring, labels: \.label, label: "Scoring",
-        about: "How a match is scored: as people see colours, or by the channels' numbers."),
+        "scoring", \.scoring),
       .flag(
-        "freePlay", \.freePlay, label: "Free play",
-        about: "Check as often as you like; new colours on demand."),
+        "freePlay", \.freePlay),
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -192,7 +190,7 @@ extension BullseyeGame {
     /// `deltaE` written with its one decimal ("3.0"), which JSON numbers would drop.
     public var deltaEText: String
     /// What the difference means to the eye ("visible at a glance"), judged on the shown ΔE.
-    public var meaning: String
+    public var meaning: Message
     /// Times the colour was checked (1 outside free play).
     public var checks: Int
 
@@ -206,7 +204,7 @@ extension BullseyeGame {
       let tenths = Int((exact * 10).rounded())
       deltaE = Double(tenths) / 10
       deltaEText = "\(tenths / 10).\(tenths % 10)"
-      meaning = PerceivedDifference(deltaE: deltaE).label
+      meaning = PerceivedDifference(deltaE: deltaE).message
       self.checks = checks
     }
 
@@ -242,7 +240,7 @@ extension BullseyeGame {
     /// The action types accepted now: "check", "next", "newColour", "finish".
     public var actions: [String]
     /// A line for the player.
-    public var message: String
+    public var message: Message
     /// The round just scored (with target), or in free play the last check (without).
     public var result: RoundResult?
     /// Free play: the colour given up last, revealed, with its best check if it had one.

@@ -115,16 +115,8 @@ public enum PerceivedDifference: String, Codable, CaseIterable, Sendable, Custom
     }
   }
 
-  /// The words a player reads.
-  public var label: String {
-    switch self {
-    case .notPerceptible: "not perceptible"
-    case .visibleOnCloseLook: "visible on close look"
-    case .visibleAtAGlance: "visible at a glance"
-    case .moreSimilarThanOpposite: "more similar than opposite"
-    case .oppositeColours: "opposite colours"
-    }
-  }
+  /// What a player reads: `bullseye.difference.<band>` ("visible at a glance").
+  public var message: Message { Message("bullseye.difference.\(self)") }
 
-  public var description: String { label }
+  public var description: String { "\(self)" }
 }

@@ -50,17 +50,8 @@ extension ColorMatchGame {
   public enum Colour: String, Codable, CaseIterable, Sendable {
     case red, orange, yellow, green, blue, purple
 
-    /// The word a card shows for this colour ("Red").
-    public var name: String {
-      switch self {
-      case .red: "Red"
-      case .orange: "Orange"
-      case .yellow: "Yellow"
-      case .green: "Green"
-      case .blue: "Blue"
-      case .purple: "Purple"
-      }
-    }
+    /// The word a card shows for this colour ("Red"): `color-match.colour.<colour>`.
+    public var word: Message { Message("color-match.colour.\(rawValue)") }
 
     /// The ink, as in the seed app.
     public var rgb: RGB {

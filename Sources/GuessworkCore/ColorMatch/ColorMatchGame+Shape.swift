@@ -2,9 +2,7 @@
 // its wire unions.
 
 extension ColorMatchGame {
-  public static let title = "Color Match"
   public static let emoji = "🎨"
-  public static let blurb = "Does the meaning match the ink?"
 
   /// Trials, accuracy and the reaction times with and without interference.
   public struct Tally: GameTally {
@@ -39,17 +37,12 @@ extension ColorMatchGame {
     let congruent = mean(tally.congruentMs, tally.congruentTrials)
     let incongruent = mean(tally.incongruentMs, tally.incongruentTrials)
     return [
-      Figure("trials", "Answers", .count(tally.trials)),
-      Figure("correct", "Right answers", .count(tally.correct)),
-      Figure(
-        "accuracy", "Accuracy",
-        .percent(tally.trials == 0 ? nil : Double(tally.correct) / Double(tally.trials))),
-      Figure("meanReactionMsCongruent", "Time when word and ink agree", .milliseconds(congruent)),
-      Figure(
-        "meanReactionMsIncongruent", "Time when they disagree", .milliseconds(incongruent)),
-      Figure(
-        "interferenceMs", "Slowed by the mismatch",
-        .milliseconds(congruent.flatMap { c in incongruent.map { $0 - c } })),
+      Figure("trials", .count(tally.trials)),
+      Figure("correct", .count(tally.correct)),
+      Figure("accuracy", .percent(tally.trials == 0 ? nil : Double(tally.correct) / Double(tally.trials))),
+      Figure("meanReactionMsCongruent", .milliseconds(congruent)),
+      Figure("meanReactionMsIncongruent", .milliseconds(incongruent)),
+      Figure("interferenceMs", .milliseconds(congruent.flatMap { c in incongruent.map { $0 - c } })),
     ]
   }
 

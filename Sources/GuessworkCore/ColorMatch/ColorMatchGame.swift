@@ -140,14 +140,14 @@ public struct ColorMatchGame: Game {
     case .answer(let match, let claimedMs):
       switch moment {
       case .countdown:
-        throw Refusal(.notReady, "Wait for the countdown to finish.")
+        throw Refusal(.notReady, "refusal.countdown")
       case .feedback:
-        throw Refusal(.notReady, "Wait for the next cards.")
+        throw Refusal(.notReady, "color-match.refusal.feedback")
       case .over:
         throw Refusal.gameOver
       case .waiting(let spent):
         if let claimedMs, claimedMs < 0 {
-          throw Refusal(.outOfRange, "A reaction time cannot be negative.")
+          throw Refusal(.outOfRange, "color-match.refusal.negativeTime")
         }
         let observed = Int(now.milliseconds(since: shownAt))
         let reactionMs = Self.keptReactionMs(claimed: claimedMs, observed: observed)
@@ -217,9 +217,9 @@ public struct ColorMatchGame: Game {
       spent = spentMs
       view.phase = .trial
       view.trialNumber = records.count + 1
-      view.top = Card(word: current.top.name, ink: Self.neutralInk.hex, background: Self.paper.hex)
+      view.top = Card(word: current.top.word, ink: Self.neutralInk.hex, background: Self.paper.hex)
       view.bottom = Card(
-        word: current.word.name, ink: current.ink.hex, background: current.ink.cardBackground.hex)
+        word: current.word.word, ink: current.ink.hex, background: current.ink.cardBackground.hex)
     case .over:
       view.phase = .over
       view.isOver = true

@@ -28,17 +28,13 @@ extension ColorMatchGame {
 
     public static let fields: [SettingField<Self>] = [
       .integer(
-        "duration", \.duration, in: 30...120, label: "Seconds",
-        about: "Seconds of play, counted only while a trial waits."),
+        "duration", \.duration, in: 30...120),
       .integer(
-        "feedbackMs", \.feedbackMs, in: 0...2000, label: "Feedback (ms)",
-        about: "Milliseconds the ✓ or ✗ shows after an answer."),
+        "feedbackMs", \.feedbackMs, in: 0...2000),
       .number(
-        "matchRate", \.matchRate, in: 0...1, step: 0.05, label: "Matches",
-        about: "How often the top word's meaning matches the bottom word's ink."),
+        "matchRate", \.matchRate, in: 0...1, step: 0.05),
       .number(
-        "congruentRate", \.congruentRate, in: 0...1, step: 0.05, label: "Congruent",
-        about: "How often the bottom word names its own ink."),
+        "congruentRate", \.congruentRate, in: 0...1, step: 0.05),
     ]
 
     public init(from decoder: any Decoder) throws {
@@ -176,7 +172,7 @@ extension ColorMatchGame {
   /// A card as a page draws it: the word, its ink and its background, as CSS colours.
   public struct Card: Codable, Sendable, Equatable {
     /// The colour word shown ("Red").
-    public var word: String
+    public var word: Message
     /// The ink the word is printed in (`#b32f3c`).
     public var ink: String
     /// The card's background, chosen so that the ink reads at 4.5:1 or better.

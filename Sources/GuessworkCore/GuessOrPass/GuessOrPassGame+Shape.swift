@@ -2,9 +2,7 @@
 // figures, what a round hands back, and the names of its wire unions.
 
 extension GuessOrPassGame {
-  public static let title = "Guess or Pass"
   public static let emoji = "🙌"
-  public static let blurb = "Guess the word from clues."
   public static let contentNeed = ContentNeed.words
 
   public static func content(from supplied: SuppliedContent) -> Words? {

@@ -68,7 +68,7 @@ public struct GuessOrPassGame: Game {
     let fresh = clean(content.fresh)
     let seen = clean(content.seen)
     guard !fresh.isEmpty || !seen.isEmpty else {
-      throw SettingError(setting: "words", allowed: "a list with at least one word")
+      throw SettingError(setting: "words", allowed: Message("allowed.words"))
     }
     self.settings = settings
     createdAt = now
@@ -123,7 +123,7 @@ public struct GuessOrPassGame: Game {
       ending = Ending(at: max(now, createdAt), reason: .ended)
       return [.roundOver(reason: .ended, score: score)]
     case (.countdown, _):
-      throw Refusal(.notReady, "Wait for the countdown to finish.")
+      throw Refusal(.notReady, "refusal.countdown")
     case (.playing, .guessed), (.playing, .pass):
       let word = deck[position]
       let result: WordResult = action == .guessed ? .guessed : .passed
@@ -197,8 +197,8 @@ public struct GuessOrPassGame: Game {
   }
 
   /// "You guessed N words!", with "1 word" in the singular.
-  public static func resultMessage(_ count: Int) -> String {
-    "You guessed \(count) \(count == 1 ? "word" : "words")!"
+  public static func resultMessage(_ count: Int) -> Message {
+    Message("guess-or-pass.result", ["count": .int(count)])
   }
 
   /// The end report as it stands.

@@ -22,15 +22,15 @@ extension GuessOrPassGame {
 
     public static let fields: [SettingField<Self>] = [
       .integer(
-        "duration", \.duration, in: 30...180, label: "Seconds",
-        about: "Seconds of play after the countdown.")
+        "duration", \.duration, in: 30...180)
     ]
 
     public func validate() throws(SettingError) {
       try validateFields()
       if let category, category.isEmpty || category.count > Self.categoryLimit {
         throw SettingError(
-          setting: "category", allowed: "a text of 1 to \(Self.categoryLimit) characters")
+          setting: "category",
+          allowed: Message("allowed.text", ["low": 1, "high": .int(Self.categoryLimit)]))
       }
     }
 
@@ -178,7 +178,7 @@ extension GuessOrPassGame {
     /// Why the round ended, once over.
     public var endReason: EndReason?
     /// "You guessed N words!", once over.
-    public var message: String?
+    public var message: Message?
     /// The words guessed, in order, once over.
     public var guessed: [String]?
     /// The words passed, in order, once over.

@@ -2,9 +2,7 @@
 // the names of its wire unions.
 
 extension NumberGame {
-  public static let title = "Guess the Number"
   public static let emoji = "🔢"
-  public static let blurb = "Find my number with the hints."
 
   /// Wins, losses, streaks and the attempts winning games took.
   public struct Tally: GameTally {
@@ -40,16 +38,12 @@ extension NumberGame {
     let histogram = tally.winsByAttempts.enumerated().filter { $0.element > 0 }
       .map { Figure.Bar(label: $0.offset, value: $0.element) }
     return [
-      Figure("wins", "Wins", .count(tally.wins)),
-      Figure("losses", "Losses", .count(tally.losses)),
-      Figure(
-        "winRate", "Win rate",
-        .percent(played == 0 ? nil : Double(tally.wins) / Double(played))),
-      Figure("currentStreak", "Current streak", .count(tally.currentStreak)),
-      Figure("bestStreak", "Best streak", .count(tally.bestStreak)),
-      Figure(
-        "attemptsHistogram", "Wins by attempts used",
-        .bars(histogram, labelKey: "attempts", valueKey: "wins")),
+      Figure("wins", .count(tally.wins)),
+      Figure("losses", .count(tally.losses)),
+      Figure("winRate", .percent(played == 0 ? nil : Double(tally.wins) / Double(played))),
+      Figure("currentStreak", .count(tally.currentStreak)),
+      Figure("bestStreak", .count(tally.bestStreak)),
+      Figure("attemptsHistogram", .bars(histogram, labelKey: "attempts", valueKey: "wins")),
     ]
   }
 

@@ -47,16 +47,12 @@ public struct NumberGame: Game {
 
     public static let fields: [SettingField<Self>] = [
       .integer(
-        "low", \.low, in: allowedLow, label: "Lowest number",
-        about: "The smallest number the secret may be."),
+        "low", \.low, in: allowedLow),
       .integer(
         "high", \.high,
-        in: (allowedLow.lowerBound + allowedRangeSize.lowerBound - 1)...highestAllowed,
-        label: "Highest number",
-        about: "The largest number the secret may be; the range holds 10 to 10,000 numbers."),
+        in: (allowedLow.lowerBound + allowedRangeSize.lowerBound - 1)...highestAllowed),
       .integer(
-        "attempts", \.attempts, in: allowedAttempts, label: "Attempts",
-        about: "Guesses allowed."),
+        "attempts", \.attempts, in: allowedAttempts),
     ]
 
     public func validate() throws(SettingError) {
@@ -66,9 +62,13 @@ public struct NumberGame: Game {
       guard (lowest...highest).contains(high) else {
         throw SettingError(
           setting: "high",
-          allowed:
-            "a whole number from \(lowest) to \(highest): the range from low to high must hold "
-            + "10 to 10,000 numbers, and high can be at most 1000000")
+          allowed: Message(
+            "allowed.numberHigh",
+            [
+              "low": .int(lowest), "high": .int(highest),
+              "smallest": .int(Self.allowedRangeSize.lowerBound),
+              "largest": .int(Self.allowedRangeSize.upperBound), "top": .int(Self.highestAllowed),
+            ]))
       }
     }
 
@@ -147,7 +147,7 @@ public struct NumberGame: Game {
     public var number: Int
     public var hint: Hint
     /// "Higher than 42", "Lower than 42" or "42 is right!".
-    public var text: String
+    public var text: Message
   }
 
   /// Everything the screen shows. `secret` is present only once the game is over.
@@ -162,7 +162,7 @@ public struct NumberGame: Game {
     public var knownLow: Int
     public var knownHigh: Int
     /// "The number is between 42 and 99."
-    public var knownRangeText: String
+    public var knownRangeText: Message
     /// The digits typed on the pad, oldest first; may be empty.
     public var display: String
     /// How many digits the display holds.
@@ -170,15 +170,15 @@ public struct NumberGame: Game {
     public var attemptsAllowed: Int
     public var attemptsLeft: Int
     /// "five attempts left", ..., "two attempts left", "last attempt!", "no attempts left".
-    public var attemptsLeftText: String
+    public var attemptsLeftText: Message
     /// One attempt is left: the page highlights it.
     public var isLastAttempt: Bool
     /// The hint for the last wrong guess ("Higher than 42"); absent before any, and after a win.
-    public var hint: String?
+    public var hint: Message?
     /// The accepted guesses, oldest first.
     public var guesses: [GuessView]
     /// The banner: the intro, the last hint, the congratulation or the reveal.
-    public var message: String
+    public var message: Message
     /// The secret, once the game is over.
     public var secret: Int?
   }
@@ -215,8 +215,64 @@ public struct NumberGame: Game {
     public var optimalTries: Int
     /// How many numbers `attemptsAllowed` tries can guarantee to find: min(n, 2^attempts − 1).
     public var guaranteedNumbers: Int
-    /// The above in a sentence, with how the player's guesses did.
-    public var strategyText: String
+    /// The above in sentences, with how the player's guesses did.
+    public var strategy: [Message]
+
+    init(
+      isOver: Bool, won: Bool, score: Int, attemptsUsed: Int, attemptsAllowed: Int, low: Int,
+      high: Int, secret: Int?, guesses: [SummaryGuess], halvedCount: Int, rangeSize: Int,
+      optimalTries: Int, guaranteedNumbers: Int
+    ) {
+      self.isOver = isOver
+      self.won = won
+      self.score = score
+      self.attemptsUsed = attemptsUsed
+      self.attemptsAllowed = attemptsAllowed
+      self.low = low
+      self.high = high
+      self.secret = secret
+      self.guesses = guesses
+      self.halvedCount = halvedCount
+      self.rangeSize = rangeSize
+      self.optimalTries = optimalTries
+      self.guaranteedNumbers = guaranteedNumbers
+      strategy = [
+        Message("number.strategy.needs", ["count": .int(optimalTries), "size": .int(rangeSize)]),
+        attemptsAllowed >= optimalTries
+          ? Message("number.strategy.always", ["count": .int(attemptsAllowed)])
+          : Message(
+            "number.strategy.only",
+            ["count": .int(attemptsAllowed), "guaranteed": .int(guaranteedNumbers)]),
+      ]
+      if !guesses.isEmpty {
+        strategy.append(
+          Message(
+            "number.strategy.halved", ["count": .int(guesses.count), "halved": .int(halvedCount)]))
+      }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case isOver, won, score, attemptsUsed, attemptsAllowed, low, high, secret, guesses
+      case halvedCount, rangeSize, optimalTries, guaranteedNumbers, strategy
+    }
+
+    /// Reads a stored summary; the strategy is made again from the figures (summaries stored
+    /// before the languages had it in English words).
+    public init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: CodingKeys.self)
+      self.init(
+        isOver: try c.decode(Bool.self, forKey: .isOver), won: try c.decode(Bool.self, forKey: .won),
+        score: try c.decode(Int.self, forKey: .score),
+        attemptsUsed: try c.decode(Int.self, forKey: .attemptsUsed),
+        attemptsAllowed: try c.decode(Int.self, forKey: .attemptsAllowed),
+        low: try c.decode(Int.self, forKey: .low), high: try c.decode(Int.self, forKey: .high),
+        secret: try c.decodeIfPresent(Int.self, forKey: .secret),
+        guesses: try c.decode([SummaryGuess].self, forKey: .guesses),
+        halvedCount: try c.decode(Int.self, forKey: .halvedCount),
+        rangeSize: try c.decode(Int.self, forKey: .rangeSize),
+        optimalTries: try c.decode(Int.self, forKey: .optimalTries),
+        guaranteedNumbers: try c.decode(Int.self, forKey: .guaranteedNumbers))
+    }
   }
 
   // MARK: State
@@ -261,7 +317,7 @@ public struct NumberGame: Game {
     switch action {
     case .digit(let digit):
       guard (0...9).contains(digit) else {
-        throw Refusal(.outOfRange, "A digit is 0 to 9, not \(digit).")
+        throw Refusal(.outOfRange, "number.refusal.digit", ["digit": .int(digit)])
       }
       pad.press(digit)
       return [.displayChanged(display: pad.display)]
@@ -275,7 +331,7 @@ public struct NumberGame: Game {
       return [.displayChanged(display: pad.display)]
     case .enter:
       guard let number = pad.value else {
-        throw Refusal(.notReady, "Type a number first, then press Enter.")
+        throw Refusal(.notReady, "number.refusal.emptyPad")
       }
       return try submit(number)
     case .guess(let number):
@@ -287,20 +343,21 @@ public struct NumberGame: Game {
   private mutating func submit(_ number: Int) throws(Refusal) -> [Event] {
     guard (settings.low...settings.high).contains(number) else {
       throw Refusal(
-        .outOfRange, "\(number) is not in the game: guess from \(settings.low) to \(settings.high)."
-      )
+        .outOfRange, "number.refusal.outOfRange",
+        ["number": .int(number), "low": .int(settings.low), "high": .int(settings.high)])
     }
     if let earlier = guesses.first(where: { $0.number == number }) {
       throw Refusal(
         .repeated,
-        "You already guessed \(number): my number is \(earlier.hint == .higher ? "higher" : "lower"). "
-          + Self.rangeSentence(knownLow, knownHigh))
+        Message(
+          earlier.hint == .higher ? "number.refusal.repeated.higher" : "number.refusal.repeated.lower",
+          ["number": .int(number)]),
+        Self.rangeSentence(knownLow, knownHigh))
     }
     guard (knownLow...knownHigh).contains(number) else {
       throw Refusal(
-        .alreadyExcluded,
-        "The hints already rule out \(number): "
-          + Self.rangeClause(knownLow, knownHigh) + ".")
+        .alreadyExcluded, Message("number.refusal.excluded", ["number": .int(number)]),
+        Self.rangeSentence(knownLow, knownHigh))
     }
 
     // Accepted from here on: nothing below can fail.
@@ -357,22 +414,21 @@ public struct NumberGame: Game {
       secret: isOver ? secret : nil)
   }
 
-  private var message: String {
+  private var message: Message {
     switch phase {
     case .won:
-      let used = guesses.count
-      return used == 1
-        ? "You got it on the first try! My number was \(secret)."
-        : "You got it in \(used) attempts! My number was \(secret)."
+      return Message("number.won", ["count": .int(guesses.count), "secret": .int(secret)])
     case .lost:
-      return "Out of attempts! My number was \(secret)."
+      return Message("number.lost", ["secret": .int(secret)])
     case .playing:
       guard let last = guesses.last else {
-        let attempts = settings.attempts
-        return "I've picked a number from \(settings.low) to \(settings.high). "
-          + "You have \(Self.numberWord(attempts)) attempt\(attempts == 1 ? "" : "s") to guess it!"
+        return Message(
+          "number.intro",
+          ["count": .int(settings.attempts), "low": .int(settings.low), "high": .int(settings.high)])
       }
-      return "My number is \(last.hint == .higher ? "higher" : "lower") than \(last.number)."
+      return Message(
+        last.hint == .higher ? "number.said.higher" : "number.said.lower",
+        ["number": .int(last.number)])
     }
   }
 
@@ -388,17 +444,6 @@ public struct NumberGame: Game {
         halved: $0.halvedRange)
     }
     let halved = marked.filter(\.halved).count
-    var text =
-      "A perfect halving strategy needs at most \(optimal) tries for \(n) numbers, so "
-      + (settings.attempts >= optimal
-        ? "\(settings.attempts) attempts always find the number."
-        : "\(settings.attempts) attempt\(settings.attempts == 1 ? "" : "s") can guarantee only "
-          + "\(guaranteed) of them.")
-    if !guesses.isEmpty {
-      text +=
-        " You halved the range with \(halved) of your \(guesses.count) "
-        + "guess\(guesses.count == 1 ? "" : "es")."
-    }
     return Summary(
       isOver: isOver,
       won: phase == .won,
@@ -412,8 +457,7 @@ public struct NumberGame: Game {
       halvedCount: halved,
       rangeSize: n,
       optimalTries: optimal,
-      guaranteedNumbers: guaranteed,
-      strategyText: text)
+      guaranteedNumbers: guaranteed)
   }
 
   // MARK: Words and figures
@@ -436,39 +480,24 @@ public struct NumberGame: Game {
   }
 
   /// "five attempts left", ..., "two attempts left", "last attempt!", "no attempts left".
-  public static func attemptsLeftText(_ left: Int) -> String {
-    switch left {
-    case ...0: "no attempts left"
-    case 1: "last attempt!"
-    default: "\(numberWord(left)) attempts left"
-    }
+  public static func attemptsLeftText(_ left: Int) -> Message {
+    Message("number.attemptsLeft", ["count": .int(max(left, 0))])
   }
 
-  private static let numberWords = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen", "twenty",
-  ]
-
-  /// The number in words up to twenty, in digits beyond.
-  static func numberWord(_ n: Int) -> String {
-    numberWords.indices.contains(n) ? numberWords[n] : String(n)
+  private static func hintText(_ guess: Guess) -> Message {
+    let key =
+      switch guess.hint {
+      case .higher: "number.hint.higher"
+      case .lower: "number.hint.lower"
+      case .correct: "number.hint.correct"
+      }
+    return Message(key, ["number": .int(guess.number)])
   }
 
-  private static func hintText(_ guess: Guess) -> String {
-    switch guess.hint {
-    case .higher: "Higher than \(guess.number)"
-    case .lower: "Lower than \(guess.number)"
-    case .correct: "\(guess.number) is right!"
-    }
-  }
-
-  private static func rangeClause(_ low: Int, _ high: Int) -> String {
-    low == high ? "the number is \(low)" : "the number is between \(low) and \(high)"
-  }
-
-  private static func rangeSentence(_ low: Int, _ high: Int) -> String {
-    let clause = rangeClause(low, high)
-    return clause.prefix(1).uppercased() + clause.dropFirst() + "."
+  /// "The number is between 42 and 99." or, once only one is left, "The number is 42."
+  private static func rangeSentence(_ low: Int, _ high: Int) -> Message {
+    low == high
+      ? Message("number.range.one", ["number": .int(low)])
+      : Message("number.range", ["low": .int(low), "high": .int(high)])
   }
 }

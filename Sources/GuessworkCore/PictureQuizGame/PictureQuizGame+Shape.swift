@@ -2,9 +2,7 @@
 // figures and the names of its wire unions.
 
 extension PictureQuizGame {
-  public static let title = "Picture Quiz"
   public static let emoji = "🖼️"
-  public static let blurb = "Tap the right picture."
   public static let contentNeed = ContentNeed.deck
 
   public static func content(from supplied: SuppliedContent) -> [Item]? {

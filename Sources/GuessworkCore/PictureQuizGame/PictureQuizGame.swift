@@ -40,17 +40,15 @@ public struct PictureQuizGame: Game {
 
     public static let fields: [SettingField<Self>] = [
       .integer(
-        "questions", \.questions, in: allowedQuestions, label: "Questions",
-        about: "Questions per game, at most the deck's size."),
+        "questions", \.questions, in: allowedQuestions),
       .integer(
-        "choices", \.choices, in: allowedChoices, label: "Pictures",
-        about: "Pictures per question."),
+        "choices", \.choices, in: allowedChoices),
     ]
 
     public func validate() throws(SettingError) {
       try validateFields()
       if noun.count > 40 {
-        throw SettingError(setting: "noun", allowed: "at most 40 characters")
+        throw SettingError(setting: "noun", allowed: Message("allowed.text", ["low": 0, "high": 40]))
       }
     }
 
@@ -60,16 +58,16 @@ public struct PictureQuizGame: Game {
       if choices > deckSize {
         throw SettingError(
           setting: "choices",
-          allowed:
-            "a whole number from \(Self.allowedChoices.lowerBound) to \(deckSize): "
-            + "the deck has only \(deckSize) items")
+          allowed: Message(
+            "allowed.deckSize",
+            ["low": .int(Self.allowedChoices.lowerBound), "count": .int(deckSize)]))
       }
       if questions > deckSize {
         throw SettingError(
           setting: "questions",
-          allowed:
-            "a whole number from \(Self.allowedQuestions.lowerBound) to \(deckSize): "
-            + "the deck has only \(deckSize) items")
+          allowed: Message(
+            "allowed.deckSize",
+            ["low": .int(Self.allowedQuestions.lowerBound), "count": .int(deckSize)]))
       }
     }
 
@@ -137,7 +135,7 @@ public struct PictureQuizGame: Game {
     public var rightChoice: Int
     public var rightId: String
     /// "Correct" or "Wrong! That's <noun> <tapped name>."
-    public var title: String
+    public var title: Message
   }
 
   /// A question answered wrongly, for the end screen (with the right picture).
@@ -168,7 +166,7 @@ public struct PictureQuizGame: Game {
     public var answer: AnswerView?
     /// After a tap: "Your score is S with Q questions remaining!" or, at the end,
     /// "Game over! Your final score was S."
-    public var message: String?
+    public var message: Message?
     /// At the end: the questions missed.
     public var missed: [Miss]?
   }
@@ -236,21 +234,22 @@ public struct PictureQuizGame: Game {
     guard deck.count >= Settings.allowedChoices.lowerBound else {
       throw SettingError(
         setting: "items",
-        allowed: "a deck of at least \(Settings.allowedChoices.lowerBound) items, not \(deck.count)"
-      )
+        allowed: Message(
+          "allowed.deckItems",
+          ["low": .int(Settings.allowedChoices.lowerBound), "count": .int(deck.count)]))
     }
     var ids = Set<String>()
     var names = Set<String>()
     for item in deck {
       guard !item.id.isEmpty, ids.insert(item.id).inserted else {
         throw SettingError(
-          setting: "items", allowed: "items with different, non-empty ids (\"\(item.id)\" is not)")
+          setting: "items", allowed: Message("allowed.itemIds", ["id": .text(item.id)]))
       }
       // Two items with one name would make a question with two right pictures.
       guard !item.name.isEmpty, names.insert(item.name).inserted else {
         throw SettingError(
           setting: "items",
-          allowed: "items with different, non-empty names (\"\(item.name)\" is not)")
+          allowed: Message("allowed.itemNames", ["name": .text(item.name)]))
       }
     }
   }
@@ -271,14 +270,12 @@ public struct PictureQuizGame: Game {
     switch action {
     case .choose(let choice):
       guard phase == .question else {
-        throw Refusal(
-          .wrongPhase, "This question is already answered: continue to the next one.")
+        throw Refusal(.wrongPhase, "picture-quiz.refusal.answered")
       }
       guard (0..<settings.choices).contains(choice) else {
         throw Refusal(
-          .outOfRange,
-          "There are \(settings.choices) pictures: choose 0 to \(settings.choices - 1), "
-            + "not \(choice).")
+          .outOfRange, "picture-quiz.refusal.choice",
+          ["count": .int(settings.choices), "last": .int(settings.choices - 1), "choice": .int(choice)])
       }
       let question = questions[taps.count]
       let correct = choice == question.rightChoice
@@ -296,7 +293,7 @@ public struct PictureQuizGame: Game {
       return events
     case .next:
       guard phase == .answered else {
-        throw Refusal(.wrongPhase, "Answer this question first.")
+        throw Refusal(.wrongPhase, "picture-quiz.refusal.unanswered")
       }
       phase = .question
       return [.nextQuestion(questionNumber: taps.count + 1)]
@@ -327,15 +324,18 @@ public struct PictureQuizGame: Game {
       rightChoice: question.rightChoice,
       rightId: deck[question.answer].id,
       title: correct
-        ? "Correct"
-        : "Wrong! That's \(settings.noun.isEmpty ? "" : settings.noun + " ")\(chosen.name).")
+        ? Message("picture-quiz.correct")
+        : settings.noun.isEmpty
+          ? Message("picture-quiz.wrong", ["name": .text(chosen.name)])
+          : Message(
+            "picture-quiz.wrong.noun", ["noun": .text(settings.noun), "name": .text(chosen.name)]))
     if phase == .over {
-      view.message = "Game over! Your final score was \(score)."
+      view.message = Message("picture-quiz.over", ["score": .int(score)])
       view.missed = missed
     } else {
       let remaining = questions.count - taps.count
-      view.message =
-        "Your score is \(score) with \(remaining) question\(remaining == 1 ? "" : "s") remaining!"
+      view.message = Message(
+        "picture-quiz.progress", ["score": .int(score), "count": .int(remaining)])
     }
     return view
   }

@@ -2,13 +2,10 @@
 public struct Figure: Sendable, Equatable {
   /// The key in the statistics' `figures` object ("winRate").
   public var id: String
-  /// A label for people ("Win rate").
-  public var label: String
   public var value: Value
 
-  public init(_ id: String, _ label: String, _ value: Value) {
+  public init(_ id: String, _ value: Value) {
     self.id = id
-    self.label = label
     self.value = value
   }
 
@@ -53,9 +50,10 @@ public struct Figure: Sendable, Equatable {
     }
   }
 
-  /// The figure described for clients (`GET /api/catalog`).
-  public var info: FigureInfo {
-    var info = FigureInfo(id: id, label: label, format: value.format)
+  /// The figure described for clients (`GET /api/catalog`); its label is the catalog key
+  /// `<prefix>.figure.<id>`.
+  public func info(keyPrefix prefix: String) -> FigureInfo {
+    var info = FigureInfo(id: id, label: "\(prefix).figure.\(id)", format: value.format)
     if case .bars(_, let labelKey, let valueKey) = value {
       info.barLabel = labelKey
       info.barValue = valueKey
@@ -71,8 +69,8 @@ public struct Figure: Sendable, Equatable {
   /// The best score overall and per variant: what games played on categories or decks show.
   public static func bests(_ tally: Bests) -> [Figure] {
     [
-      Figure("bestOverall", "Best overall", .score(tally.overall)),
-      Figure("bestByVariant", "Best by category or deck", .byVariant(tally.byVariant)),
+      Figure("bestOverall", .score(tally.overall)),
+      Figure("bestByVariant", .byVariant(tally.byVariant)),
     ]
   }
 

@@ -9,7 +9,11 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
     ExpressibleByStringLiteral, CustomStringConvertible
   {
     case int(Int)
+    /// A number with a fraction, written with the language's decimal sign.
+    case decimal(Double)
     case text(String)
+    /// The text of another catalog key (a game's title inside a sentence).
+    case key(String)
 
     public init(integerLiteral value: Int) { self = .int(value) }
     public init(stringLiteral value: String) { self = .text(value) }
@@ -18,6 +22,10 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
       let container = try decoder.singleValueContainer()
       if let number = try? container.decode(Int.self) {
         self = .int(number)
+      } else if let number = try? container.decode(Double.self) {
+        self = .decimal(number)
+      } else if let reference = try? container.decode([String: String].self), let key = reference["key"] {
+        self = .key(key)
       } else {
         self = .text(try container.decode(String.self))
       }
@@ -27,14 +35,18 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
       var container = encoder.singleValueContainer()
       switch self {
       case .int(let number): try container.encode(number)
+      case .decimal(let number): try container.encode(number)
       case .text(let text): try container.encode(text)
+      case .key(let key): try container.encode(["key": key])
       }
     }
 
     public var description: String {
       switch self {
       case .int(let number): String(number)
+      case .decimal(let number): String(number)
       case .text(let text): text
+      case .key(let key): key
       }
     }
   }

@@ -48,15 +48,15 @@ public struct SettingField<S: GameSettings>: Sendable {
     case integer(ClosedRange<Int>)
     /// A number in a range, offered in steps of `step`.
     case number(ClosedRange<Double>, step: Double)
-    /// One of a few words, each with a label for people.
-    case choice([(value: String, label: String)])
+    /// One of a few words.
+    case choice([String])
     case flag
 
     public static func == (lhs: Kind, rhs: Kind) -> Bool {
       switch (lhs, rhs) {
       case (.integer(let a), .integer(let b)): a == b
       case (.number(let a, let x), .number(let b, let y)): a == b && x == y
-      case (.choice(let a), .choice(let b)): a.map(\.value) == b.map(\.value)
+      case (.choice(let a), .choice(let b)): a == b
       case (.flag, .flag): true
       default: false
       }
@@ -65,10 +65,6 @@ public struct SettingField<S: GameSettings>: Sendable {
 
   /// The key in the settings object ("attempts").
   public let name: String
-  /// A short label ("Attempts").
-  public let label: String
-  /// A sentence for people ("Guesses allowed.").
-  public let about: String
   public let kind: Kind
   /// Reads the setting's value.
   public let read: @Sendable (S) -> SettingValue
@@ -76,23 +72,22 @@ public struct SettingField<S: GameSettings>: Sendable {
   let write: @Sendable (inout S, SettingValue) -> Void
 
   public static func integer(
-    _ name: String, _ path: WritableKeyPath<S, Int>, in range: ClosedRange<Int>, label: String,
-    about: String
+    _ name: String, _ path: WritableKeyPath<S, Int>, in range: ClosedRange<Int>
   ) -> Self {
     nonisolated(unsafe) let path = path
     return Self(
-      name: name, label: label, about: about, kind: .integer(range),
+      name: name, kind: .integer(range),
       read: { .integer($0[keyPath: path]) },
       write: { settings, value in if case .integer(let v) = value { settings[keyPath: path] = v } })
   }
 
   public static func number(
     _ name: String, _ path: WritableKeyPath<S, Double>, in range: ClosedRange<Double>,
-    step: Double, label: String, about: String
+    step: Double
   ) -> Self {
     nonisolated(unsafe) let path = path
     return Self(
-      name: name, label: label, about: about, kind: .number(range, step: step),
+      name: name, kind: .number(range, step: step),
       read: { .number($0[keyPath: path]) },
       write: { settings, value in
         switch value {
@@ -104,13 +99,12 @@ public struct SettingField<S: GameSettings>: Sendable {
   }
 
   public static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-    _ name: String, _ path: WritableKeyPath<S, E>, labels: @escaping @Sendable (E) -> String,
-    label: String, about: String
+    _ name: String, _ path: WritableKeyPath<S, E>
   ) -> Self where E.RawValue == String {
     nonisolated(unsafe) let path = path
     return Self(
-      name: name, label: label, about: about,
-      kind: .choice(E.allCases.map { ($0.rawValue, labels($0)) }),
+      name: name,
+      kind: .choice(E.allCases.map(\.rawValue)),
       read: { .text($0[keyPath: path].rawValue) },
       write: { settings, value in
         if case .text(let raw) = value, let chosen = E(rawValue: raw) {
@@ -120,22 +114,25 @@ public struct SettingField<S: GameSettings>: Sendable {
   }
 
   public static func flag(
-    _ name: String, _ path: WritableKeyPath<S, Bool>, label: String, about: String
+    _ name: String, _ path: WritableKeyPath<S, Bool>
   ) -> Self {
     nonisolated(unsafe) let path = path
     return Self(
-      name: name, label: label, about: about, kind: .flag,
+      name: name, kind: .flag,
       read: { .flag($0[keyPath: path]) },
       write: { settings, value in if case .flag(let v) = value { settings[keyPath: path] = v } })
   }
 
-  /// What is allowed, in words ("a whole number from 1 to 20").
-  public var allowed: String {
+  /// What is allowed ("a whole number from 1 to 20"), as a message.
+  public var allowed: Message {
     switch kind {
-    case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
-    case .number(let range, _): "a number from \(range.lowerBound) to \(range.upperBound)"
-    case .choice(let choices): "one of " + choices.map(\.value).joined(separator: ", ")
-    case .flag: "true or false"
+    case .integer(let range):
+      Message("allowed.integer", ["low": .int(range.lowerBound), "high": .int(range.upperBound)])
+    case .number(let range, _):
+      Message(
+        "allowed.number", ["low": .decimal(range.lowerBound), "high": .decimal(range.upperBound)])
+    case .choice(let choices): Message("allowed.oneOf", ["list": .text(choices.joined(separator: ", "))])
+    case .flag: Message("allowed.flag")
     }
   }
 
@@ -146,7 +143,7 @@ public struct SettingField<S: GameSettings>: Sendable {
     case (.number(let range, _), .number(let v)) where range.contains(v): return value
     case (.number(let range, _), .integer(let v)) where range.contains(Double(v)):
       return .number(Double(v))
-    case (.choice(let choices), .text(let v)) where choices.contains(where: { $0.value == v }):
+    case (.choice(let choices), .text(let v)) where choices.contains(v):
       return value
     case (.flag, .flag): return value
     default: throw SettingError(setting: name, allowed: allowed)
@@ -176,10 +173,12 @@ public struct SettingField<S: GameSettings>: Sendable {
     write(&settings, try check(value))
   }
 
-  /// The field as data for clients, with its default.
-  public var info: SettingInfo {
+  /// The field as data for clients, with its default; its texts are the catalog keys
+  /// `<prefix>.setting.<name>`, `….about` and, for a choice, `….<value>`.
+  public func info(keyPrefix prefix: String) -> SettingInfo {
+    let key = "\(prefix).setting.\(name)"
     var info = SettingInfo(
-      name: name, label: label, about: about, kind: .flag, defaultValue: read(S()))
+      name: name, label: key, about: key + ".about", kind: .flag, defaultValue: read(S()))
     switch kind {
     case .integer(let range):
       info.kind = .integer
@@ -192,7 +191,7 @@ public struct SettingField<S: GameSettings>: Sendable {
       info.step = step
     case .choice(let choices):
       info.kind = .choice
-      info.choices = choices.map { SettingInfo.Choice(value: $0.value, label: $0.label) }
+      info.choices = choices.map { SettingInfo.Choice(value: $0, label: "\(key).\($0)") }
     case .flag:
       break
     }
@@ -208,6 +207,11 @@ public struct SettingInfo: Codable, Sendable, Equatable {
   public struct Choice: Codable, Sendable, Equatable {
     public var value: String
     public var label: String
+
+    public init(value: String, label: String) {
+      self.value = value
+      self.label = label
+    }
   }
 
   public var name: String
@@ -237,8 +241,10 @@ public struct FieldKey: CodingKey, Sendable {
 }
 
 extension GameSettings {
-  /// The fields, with their defaults, for clients.
-  public static var infos: [SettingInfo] { fields.map(\.info) }
+  /// The fields, with their defaults, for clients; texts are catalog keys under `prefix`.
+  public static func infos(keyPrefix prefix: String) -> [SettingInfo] {
+    fields.map { $0.info(keyPrefix: prefix) }
+  }
 
   /// The field named `name`, if the game has one.
   public static func field(_ name: String) -> SettingField<Self>? {
@@ -260,10 +266,10 @@ extension GameSettings {
         case .number: try container.decodeIfPresent(Double.self, forKey: key).map { .number($0) }
         case .choice(let choices):
           try container.decodeIfPresent(String.self, forKey: key).map { raw in
-            guard choices.contains(where: { $0.value == raw }) else {
+            guard choices.contains(raw) else {
               throw DecodingError.dataCorruptedError(
                 forKey: key, in: container,
-                debugDescription: "\(field.name) must be \(field.allowed)")
+                debugDescription: "\(field.name) must be one of \(choices.joined(separator: ", "))")
             }
             return .text(raw)
           }
