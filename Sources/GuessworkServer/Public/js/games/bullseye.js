@@ -155,7 +155,7 @@ function showOver(v) {
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  setText('#over-title', v.message ? tm(v.message) : t('bullseye.over.title', { total: v.total, max: v.maxTotal }));
+  setText('#over-title', v.message ? tm(v.message) : t('bullseye.over', { total: v.total, max: v.maxTotal }));
   const rows = v.history || [];
   $('#history').replaceChildren(...rows.map((row) => {
     const swatch = (hex) => {

@@ -149,11 +149,12 @@ function showReport(v, reply) {
 }
 
 // A colour of the game by its id (`red`), as the report's table names it: the word as a card
-// shows it, and the ink as a phrase ("in red ink"), which in Spanish and Russian agrees with
-// the word for ink. An id this page does not know is shown as it is.
+// shows it (the engine's own catalog key), and the ink as a phrase ("in red ink"), which in
+// Spanish and Russian agrees with the word for ink. An id this page does not know is shown as
+// it is.
 const COLOUR_NAMES = {
-  red: 'colorMatch.colour.red', orange: 'colorMatch.colour.orange', yellow: 'colorMatch.colour.yellow',
-  green: 'colorMatch.colour.green', blue: 'colorMatch.colour.blue', purple: 'colorMatch.colour.purple',
+  red: 'color-match.colour.red', orange: 'color-match.colour.orange', yellow: 'color-match.colour.yellow',
+  green: 'color-match.colour.green', blue: 'color-match.colour.blue', purple: 'color-match.colour.purple',
 };
 const INK_PHRASES = {
   red: 'colorMatch.ink.red', orange: 'colorMatch.ink.orange', yellow: 'colorMatch.ink.yellow',

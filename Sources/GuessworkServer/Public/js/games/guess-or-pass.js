@@ -363,7 +363,7 @@ async function showOver(reply) {
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  setText('#over-title', v.message ? tm(v.message) : t('guessOrPass.over.title', { count: v.score }));
+  setText('#over-title', v.message ? tm(v.message) : t('guess-or-pass.result', { count: v.score }));
   const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
   $('#guessed-list').replaceChildren(...list(v.guessed));
   $('#passed-list').replaceChildren(...list(v.passed));

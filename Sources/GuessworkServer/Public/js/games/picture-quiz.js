@@ -60,7 +60,7 @@ function applyTheme(d) {
   // The page's gradient colours, not its background: the stylesheet darkens them for the dark
   // and high-contrast themes.
   ['--g1', '--g2', '--g3'].forEach((name, i) => document.body.style.setProperty(name, colours[Math.min(i, colours.length - 1)]));
-  setText('#deck-title', d ? d.title : t('pictureQuiz.title'));
+  setText('#deck-title', d ? d.title : t('picture-quiz.title'));
   document.title = d ? t('common.pageTitle', { title: d.title }) : t('pictureQuiz.pageTitle');
   setText('#credit', d ? d.credit : '');
 }
@@ -135,12 +135,12 @@ function render(reply) {
 // before the name then.
 function answerTitle(a) {
   if (a.title && typeof a.title === 'object') return sentence(tm(a.title));
-  const given = a.title || (a.correct ? t('pictureQuiz.answer.correct') : t('pictureQuiz.answer.wrong', { name: a.chosenName }));
+  const given = a.title || (a.correct ? t('picture-quiz.correct') : t('picture-quiz.wrong', { name: a.chosenName }));
   const title = sentence(given);
   const noun = deck && deck.noun;
   if (a.correct || !noun) return title;
   const bare = `Wrong! That's ${a.chosenName}.`;
-  return title === bare ? t('pictureQuiz.answer.wrongNoun', { noun, name: a.chosenName }) : title;
+  return title === bare ? t('picture-quiz.wrong.noun', { noun, name: a.chosenName }) : title;
 }
 
 // A title ends as a sentence does: with its own stop, else "!" ("¡Correcto!" gets none twice).
@@ -163,7 +163,7 @@ function showOver(v, endedNow) {
   closeDialog($('#answer'));
   // The last answer's verdict heads the dialog; the end of the game is the sentence below it.
   setText('#over-title', v.answer ? answerTitle(v.answer) : t('pictureQuiz.over.title'));
-  setText('#over-text', v.message ? tm(v.message) : t('pictureQuiz.over.text', { score: v.score }));
+  setText('#over-text', v.message ? tm(v.message) : t('picture-quiz.over', { score: v.score }));
   const missed = v.missed || [];
   $('#missed-block').hidden = missed.length === 0;
   $('#missed').replaceChildren(...missed.map((m) => el('li', {},
