@@ -294,7 +294,7 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
     assert player.text("#end-guesses li:last-child").startswith(f"{guess} is right!")
     # The end analysis from the summary: the strategy sentence, and every guess (each one halved
     # the known range exactly) marked with a badge and words for screen readers.
-    assert re.match(r"^A perfect halving strategy needs at most 7 tries for 100 numbers, so 7 attempts "
+    assert re.match(r"^A perfect halving strategy needs at most 7 tries for 100 numbers\. So 7 attempts "
                     rf"always find the number\. You halved the range with {guesses} of your "
                     rf"{guesses} guess(es)?\.$", player.text("#analysis")), player.text("#analysis")
     items = player.d.find_elements(By.CSS_SELECTOR, "#end-guesses li")
@@ -332,7 +332,7 @@ def test_number_loss_by_clicks_with_a_refusal_and_reload(player):
         title = player.wait_text("#over-title", r".")
         if title.startswith("Out of attempts"):
             assert re.match(r"My number was \d+\.", player.text("#reveal"))
-            assert re.match(r"^A perfect halving strategy needs at most 7 tries for 100 numbers, so 2 "
+            assert re.match(r"^A perfect halving strategy needs at most 7 tries for 100 numbers\. So 2 "
                             r"attempts can guarantee only 3 of them\. You halved the range with 1 of "
                             r"your 2 guesses\.$", player.text("#analysis")), player.text("#analysis")
             # 50 halved 0...99; the guess at the edge did not.

@@ -23,7 +23,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_browser import (  # noqa: E402,F401  (fixtures are used by name)
     POLL, SCREENSHOTS, axe_violations, browser, known_range, player, server, set_input_mode, type_guess)
-from test_languages_games import NEXT, PROGRESS, ROUND, use_language  # noqa: E402
+from test_languages_games import NEXT, PROGRESS, ROUND, english_afterwards, use_language  # noqa: E402,F401
 
 PHONE = (360, 640)
 TALL_PHONE = (390, 844)
