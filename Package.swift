@@ -129,7 +129,7 @@ let package = Package(
     ),
     .testTarget(
       name: "GuessworkContentTests",
-      dependencies: ["GuessworkContent"],
+      dependencies: ["GuessworkContent", "GuessworkCore"],
       swiftSettings: strict
     ),
     .testTarget(

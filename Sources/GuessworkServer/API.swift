@@ -545,5 +545,5 @@ extension APIError {
     APIError(.conflict, "stale-version", "error.staleVersion", ["current": .text("\(current)")])
   }
 
-  static let gameOver = APIError(.conflict, "game-over", "error.timeUp")
+  static let gameOver = APIError(.conflict, "game-over", "error.gameOver")
 }
