@@ -107,7 +107,9 @@ struct CatalogTests {
       if key.hasPrefix("error.notFound.") { written.append("notFound(\"\(key.dropFirst(15))\")") }
       let used = written.contains { name in
         ["\"\(name)\"", "'\(name)'", "`\(name)`", "notFound("].contains { wrap in
-          wrap == "notFound(" ? name.hasPrefix("notFound(") && Self.sources.contains(name) : Self.sources.contains(wrap)
+          wrap == "notFound("
+            ? name.hasPrefix("notFound(") && Self.sources.contains(name)
+            : Self.sources.contains(wrap)
         }
       }
       #expect(used, "\(key) is in the catalogs but nothing uses it")

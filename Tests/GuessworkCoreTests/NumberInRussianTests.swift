@@ -1,7 +1,8 @@
 import Foundation
 import GuessworkContent
-@testable import GuessworkCore
 import Testing
+
+@testable import GuessworkCore
 
 /// The original Guess the Number app speaks Russian; in Russian, Guesswork's Number game says
 /// what it said, in its words (docs/originals/guess-the-number.md quotes them from its source).
@@ -44,9 +45,14 @@ struct NumberInRussianTests {
   @Test("The attempts left, in the original's words from five down to the last")
   func attemptsInWords() {
     // The original shows "У вас " + its words for two to eight attempts and the last one.
-    let words = Self.quoted.filter { $0.hasSuffix("попытки") || $0.hasSuffix("попыток") || $0 == "последняя попытка" }
+    let words = Self.quoted.filter {
+      $0.hasSuffix("попытки") || $0.hasSuffix("попыток") || $0 == "последняя попытка"
+    }
     #expect(words.count == 8, "\(words)")
-    let numbers = ["последняя": 1, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7, "восемь": 8]
+    let numbers = [
+      "последняя": 1, "две": 2, "три": 3, "четыре": 4, "пять": 5, "шесть": 6, "семь": 7,
+      "восемь": 8,
+    ]
     for phrase in words {
       let left = numbers[String(phrase.split(separator: " ")[0])]!
       #expect(Self.say(NumberGame.attemptsLeftText(left)) == "У вас " + phrase)
@@ -63,17 +69,23 @@ struct NumberInRussianTests {
     let less = try #require(Self.quote(startingWith: "Мое число меньше"))
     if let below {
       _ = try game.apply(.guess(below), at: .zero)
-      #expect(Self.say(game.view(at: .zero).hint) == greater.replacingOccurrences(of: "N", with: "\(below)"))
-      #expect(Self.say(game.view(at: .zero).message) == greater.replacingOccurrences(of: "N", with: "\(below)"))
+      #expect(
+        Self.say(game.view(at: .zero).hint)
+          == greater.replacingOccurrences(of: "N", with: "\(below)"))
+      #expect(
+        Self.say(game.view(at: .zero).message)
+          == greater.replacingOccurrences(of: "N", with: "\(below)"))
     }
     if let above {
       _ = try game.apply(.guess(above), at: .zero)
-      #expect(Self.say(game.view(at: .zero).hint) == less.replacingOccurrences(of: "N", with: "\(above)"))
+      #expect(
+        Self.say(game.view(at: .zero).hint) == less.replacingOccurrences(of: "N", with: "\(above)"))
     }
     // Lose a new game: spend every attempt on the end of the range the hints still allow.
     game = try NumberGame(settings: .init(), seed: 7)
     while !game.isOver {
-      _ = try game.apply(.guess(game.knownLow == secret ? game.knownHigh : game.knownLow), at: .zero)
+      _ = try game.apply(
+        .guess(game.knownLow == secret ? game.knownHigh : game.knownLow), at: .zero)
     }
     let lost = try #require(Self.say(game.view(at: .zero).message))
     let noBut = try #require(Self.quote(startingWith: "Нет, но"))
