@@ -124,12 +124,12 @@ let package = Package(
     ),
     .testTarget(
       name: "GuessworkCoreTests",
-      dependencies: ["GuessworkCore"],
+      dependencies: ["GuessworkCore", "GuessworkContent"],
       swiftSettings: strict
     ),
     .testTarget(
       name: "GuessworkContentTests",
-      dependencies: ["GuessworkContent"],
+      dependencies: ["GuessworkContent", "GuessworkCore"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -145,7 +145,7 @@ let package = Package(
     .testTarget(
       name: "GuessworkServerTests",
       dependencies: [
-        "GuessworkServer", "GuessworkCore", "GuessworkStore", "GuessworkPlay",
+        "GuessworkServer", "GuessworkCore", "GuessworkStore", "GuessworkPlay", "GuessworkContent",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

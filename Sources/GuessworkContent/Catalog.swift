@@ -84,7 +84,8 @@ public enum Language: String, CaseIterable, Codable, Sendable {
       var groups: [Substring] = []
       var end = digits.endIndex
       while end > digits.startIndex {
-        let start = digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
+        let start =
+          digits.index(end, offsetBy: -3, limitedBy: digits.startIndex) ?? digits.startIndex
         groups.insert(digits[start..<end], at: 0)
         end = start
       }
@@ -157,7 +158,8 @@ public struct Catalog: Sendable {
     for (area, keys) in areas.sorted(by: { $0.key < $1.key }) {
       for (key, entry) in keys {
         if entries.updateValue(entry, forKey: key) != nil {
-          throw LoadError(description: "\(language.rawValue): the key \(key) is in two areas (one is \(area))")
+          throw LoadError(
+            description: "\(language.rawValue): the key \(key) is in two areas (one is \(area))")
         }
       }
     }
@@ -278,7 +280,8 @@ public struct Catalog: Sendable {
   /// The placeholders of a text (`{name}`), for the catalogs' test.
   public static func placeholders(_ template: String) -> Set<String> {
     var names = Set<String>()
-    var rest = template.replacingOccurrences(of: "{{", with: "").replacingOccurrences(of: "}}", with: "")[...]
+    var rest = template.replacingOccurrences(of: "{{", with: "").replacingOccurrences(
+      of: "}}", with: "")[...]
     while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
       names.insert(String(rest[rest.index(after: open)..<close]))
       rest = rest[rest.index(after: close)...]

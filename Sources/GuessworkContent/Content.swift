@@ -69,7 +69,8 @@ public struct ContentLibrary: Sendable {
   /// The words on the bundled blocklists (every language's): never shown, whatever their
   /// source.
   public static let blocklist: Set<String> = {
-    let files = ["words/blocklist.txt"] + Language.allCases.map { "words/\($0.rawValue)/blocklist.txt" }
+    let files =
+      ["words/blocklist.txt"] + Language.allCases.map { "words/\($0.rawValue)/blocklist.txt" }
     return Set(
       files.flatMap { file in
         (try? String(contentsOf: resources.appendingPathComponent(file), encoding: .utf8))

@@ -211,9 +211,12 @@ public struct DailySet: Sendable {
     let line = engine.shareLine(summary: summary, score: score) ?? "\(score)"
     let heading = catalog(
       daily.counted ? "daily.share" : "daily.share.archive",
-      ["game": .text(catalog.render(engine.title)), "number": .int(DailyCalendar.number(daily.day))])
+      [
+        "game": .text(catalog.render(engine.title)),
+        "number": .text(String(DailyCalendar.number(daily.day))),
+      ])
     return [heading, line, link]
-    .compactMap { $0 }.joined(separator: "\n")
+      .compactMap { $0 }.joined(separator: "\n")
   }
 }
 

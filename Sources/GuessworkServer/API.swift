@@ -173,7 +173,8 @@ struct API: Sendable {
   func body(of request: Request, limit: Int = maxBody) async throws -> Data {
     let type = request.headers[.contentType]?.split(separator: ";").first?
       .trimmingCharacters(in: .whitespaces).lowercased()
-    let notJSON = APIError(.unsupportedMediaType, "unsupported-media-type", "error.unsupportedMediaType")
+    let notJSON = APIError(
+      .unsupportedMediaType, "unsupported-media-type", "error.unsupportedMediaType")
     if let type, type != "application/json" { throw notJSON }
     let body = try await anyBody(of: request, limit: limit)
     if type == nil, !body.isEmpty { throw notJSON }
@@ -232,6 +233,7 @@ struct API: Sendable {
     var inputMode: Preferences.InputMode?
     var sound: Bool?
     var theme: Preferences.Theme?
+    var language: Preferences.LanguageChoice?
   }
 
   private func updateMe(_ request: Request) async throws -> Response {
@@ -243,6 +245,7 @@ struct API: Sendable {
       if let inputMode = changed.inputMode { preferences.inputMode = inputMode }
       if let sound = changed.sound { preferences.sound = sound }
       if let theme = changed.theme { preferences.theme = theme }
+      if let language = changed.language { preferences.language = language }
       player.preferences = try CompactJSON.string(preferences)
     }
     try await store.updatePlayer(
@@ -360,7 +363,9 @@ struct API: Sendable {
       try await store.unfinishedGames(playerID: playerID, since: clock().milliseconds - day)
         < Self.unfinishedGamesLimit
     else {
-      var error = APIError(.tooManyRequests, "too-many-unfinished-games", "error.tooManyUnfinishedGames", ["unfinishedGamesLimit": .text("\(Self.unfinishedGamesLimit)")])
+      var error = APIError(
+        .tooManyRequests, "too-many-unfinished-games", "error.tooManyUnfinishedGames",
+        ["unfinishedGamesLimit": .text("\(Self.unfinishedGamesLimit)")])
       error.retryAfter = 60
       throw error
     }
@@ -540,5 +545,5 @@ extension APIError {
     APIError(.conflict, "stale-version", "error.staleVersion", ["current": .text("\(current)")])
   }
 
-  static let gameOver = APIError(.conflict, "game-over", "error.timeUp")
+  static let gameOver = APIError(.conflict, "game-over", "error.gameOver")
 }

@@ -29,7 +29,8 @@ enum CustomCategoryRules {
     do {
       return try rule.clean(raw, collapsingSpaces: collapsingSpaces)
     } catch {
-      throw APIError(.badRequest, "invalid-category", "error.detail", ["detail": .text(error.message)])
+      throw APIError(
+        .badRequest, "invalid-category", "error.detail", ["detail": .text(error.message)])
     }
   }
 
@@ -42,19 +43,26 @@ enum CustomCategoryRules {
     for entry in raw where !entry.allSatisfy(\.isWhitespace) {
       let word = try checked(rule, entry, collapsingSpaces: true)
       guard !WordCleaning.containsBlockedWord(word) else {
-        throw APIError(.badRequest, "invalid-category", "error.category.blocked", ["word": .text("\(word)")])
+        throw APIError(
+          .badRequest, "invalid-category", "error.category.blocked", ["word": .text("\(word)")])
       }
       if seen.insert(word.lowercased()).inserted { words.append(word) }
     }
     guard words.count >= Self.words.lowerBound else {
-      throw APIError(.badRequest, "invalid-category", "error.category.tooFew", ["lowerBound": .text("\(Self.words.lowerBound)"), "words": .text("\(words.count)")])
+      throw APIError(
+        .badRequest, "invalid-category", "error.category.tooFew",
+        ["lowerBound": .text("\(Self.words.lowerBound)"), "words": .text("\(words.count)")])
     }
     guard words.count <= Self.words.upperBound else {
-      throw APIError(.badRequest, "invalid-category", "error.category.tooMany", ["upperBound": .text("\(Self.words.upperBound)"), "words": .text("\(words.count)")])
+      throw APIError(
+        .badRequest, "invalid-category", "error.category.tooMany",
+        ["upperBound": .text("\(Self.words.upperBound)"), "words": .text("\(words.count)")])
     }
     let bytes = words.reduce(0) { $0 + $1.utf8.count }
     guard bytes <= totalBytes else {
-      throw APIError(.badRequest, "invalid-category", "error.category.tooLong", ["totalBytes": .text("\(totalBytes)"), "bytes": .text("\(bytes)")])
+      throw APIError(
+        .badRequest, "invalid-category", "error.category.tooLong",
+        ["totalBytes": .text("\(totalBytes)"), "bytes": .text("\(bytes)")])
     }
     return words
   }
@@ -141,14 +149,17 @@ extension API {
       + (try await store.customCategories(playerID: playerID)).filter { $0.id != except }.map(
         \.name)
     if taken.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
-      throw APIError(.badRequest, "invalid-category", "error.category.nameTaken", ["name": .text("\(name)")])
+      throw APIError(
+        .badRequest, "invalid-category", "error.category.nameTaken", ["name": .text("\(name)")])
     }
     return (name, try CustomCategoryRules.validWords(input.words))
   }
 
   private func createCategory(_ request: Request) async throws -> Response {
     let player = try await identity.requirePlayer(of: request)
-    let full = APIError(.badRequest, "invalid-category", "error.category.full", ["perPlayer": .text("\(CustomCategoryRules.perPlayer)")])
+    let full = APIError(
+      .badRequest, "invalid-category", "error.category.full",
+      ["perPlayer": .text("\(CustomCategoryRules.perPlayer)")])
     // Said early when it is plain; decided in the store, where creations at once are counted.
     guard
       try await store.customCategories(playerID: player.id).count
@@ -171,8 +182,9 @@ extension API {
   /// last, until every word has been seen and a new cycle starts.
   func roundWords(playerID: String, category id: String?, language: Language = .en)
     async throws -> (
-    GuessOrPassGame.Words, title: String
-  ) {
+      GuessOrPassGame.Words, title: String
+    )
+  {
     guard let id else { throw APIError.noCategory }
     let all: [String]
     let title: String

@@ -102,7 +102,9 @@ extension API {
       throw APIError(.badRequest, "not-yet", "error.notYet", ["text": .text("\(text)")])
     }
     if day < DailyCalendar.launch {
-      throw APIError(.badRequest, "before-launch", "error.beforeLaunch", ["date": .text("\(DailyCalendar.date(DailyCalendar.launch))")])
+      throw APIError(
+        .badRequest, "before-launch", "error.beforeLaunch",
+        ["date": .text("\(DailyCalendar.date(DailyCalendar.launch))")])
     }
     return day
   }
@@ -137,7 +139,8 @@ extension API {
     let games = engines.all.map { engine in
       let play = plays[engine.kind.rawValue]
       return DailyEntry(
-        game: engine.kind.rawValue, title: GuessworkContent.Catalog.of(request.language).render(engine.title),
+        game: engine.kind.rawValue,
+        title: GuessworkContent.Catalog.of(request.language).render(engine.title),
         emoji: engine.entry.emoji,
         page: engine.entry.page, number: DailyCalendar.number(day),
         state: play == nil ? "new" : play?.score == nil ? "playing" : "done",
@@ -161,7 +164,9 @@ extension API {
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: FieldKey.self)
       if let unknown = container.allKeys.first(where: { $0.stringValue != "date" }) {
-        throw APIError(.badRequest, "bad-request", "error.dailyField", ["stringValue": .text("\(unknown.stringValue)")])
+        throw APIError(
+          .badRequest, "bad-request", "error.dailyField",
+          ["stringValue": .text("\(unknown.stringValue)")])
       }
       date = try container.decodeIfPresent(String.self, forKey: FieldKey("date"))
     }
@@ -184,7 +189,9 @@ extension API {
         try await reply(record, step, version: 0, events: nil, request: request),
         status: .created)
     } catch DailyError.alreadyPlayed(let gameID) {
-      var error = APIError(.conflict, "daily-played", "error.dailyPlayed", ["title": .key(engine.title.key), "number": .int(DailyCalendar.number(day))])
+      var error = APIError(
+        .conflict, "daily-played", "error.dailyPlayed",
+        ["title": .key(engine.title.key), "number": .text(String(DailyCalendar.number(day)))])
       error.gameId = gameID
       throw error
     } catch DailyError.notYet, DailyError.beforeLaunch {

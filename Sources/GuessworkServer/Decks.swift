@@ -1,6 +1,6 @@
-import GuessworkCore
 public import Foundation
 public import GuessworkContent
+import GuessworkCore
 import GuessworkPlay
 public import GuessworkStore
 import HTTPTypes
@@ -94,7 +94,12 @@ struct Decks: Sendable {
 
 extension APIError {
   static func deckNeedsPhotos(_ deck: Deck) -> APIError {
-    APIError(.badRequest, "deck-needs-photos", "error.deckNeedsPhotos", ["title": .text("\(deck.title)"), "playableItems": .text("\(deck.playableItems.count)"), "minimumPictures": .text("\(Deck.minimumPictures)"), "id": .text("\(deck.id)")])
+    APIError(
+      .badRequest, "deck-needs-photos", "error.deckNeedsPhotos",
+      [
+        "title": .text("\(deck.title)"), "playableItems": .text("\(deck.playableItems.count)"),
+        "minimumPictures": .text("\(Deck.minimumPictures)"), "id": .text("\(deck.id)"),
+      ])
   }
 }
 

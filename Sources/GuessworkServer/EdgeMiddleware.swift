@@ -1,6 +1,6 @@
 import Foundation
-import GuessworkCore
 import GuessworkContent
+import GuessworkCore
 import GuessworkStore
 import HTTPTypes
 import Hummingbird

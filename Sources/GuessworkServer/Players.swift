@@ -121,6 +121,11 @@ struct Preferences: Codable, Equatable, Sendable {
     case system, light, dark, contrast
   }
   var theme: Theme = .system
+  /// The language the pages speak: one chosen in settings, or `auto` for the browser's own.
+  enum LanguageChoice: String, Codable, Sendable, CaseIterable {
+    case auto, en, es, ru
+  }
+  var language: LanguageChoice = .auto
 
   init() {}
 
@@ -129,6 +134,7 @@ struct Preferences: Codable, Equatable, Sendable {
     inputMode = try container.decodeIfPresent(InputMode.self, forKey: .inputMode) ?? .all
     sound = try container.decodeIfPresent(Bool.self, forKey: .sound) ?? true
     theme = try container.decodeIfPresent(Theme.self, forKey: .theme) ?? .system
+    language = try container.decodeIfPresent(LanguageChoice.self, forKey: .language) ?? .auto
   }
 }
 

@@ -124,7 +124,9 @@ final class RateLimiter: Sendable {
       return nil
     }
     guard let wait else { return }
-    var error = APIError(.tooManyRequests, "too-many-requests", "error.tooManyRequests", ["kind": .text("\(kind.rawValue)"), "int": .text("\(Int(wait.rounded(.up)))")])
+    var error = APIError(
+      .tooManyRequests, "too-many-requests", "error.tooManyRequests",
+      ["kind": .text("\(kind.rawValue)"), "int": .text("\(Int(wait.rounded(.up)))")])
     error.retryAfter = max(1, Int(wait.rounded(.up)))
     throw error
   }

@@ -294,7 +294,8 @@ extension API {
       longitude: input.longitude, createdAt: now)
     // Counted and inserted in one transaction: creations at once cannot pass the limit.
     guard try await store.insertReminder(record, limit: ReminderRules.perPlayer) else {
-      throw APIError.badRequest("error.reminder.full", ["perPlayer": .text("\(ReminderRules.perPlayer)")])
+      throw APIError.badRequest(
+        "error.reminder.full", ["perPlayer": .text("\(ReminderRules.perPlayer)")])
     }
     return json(ReminderView(record), status: .created)
   }

@@ -465,12 +465,15 @@ struct PlayFlow {
     case .words:
       let categories = ContentLibrary.bundled.categories
       return runner.pick(
-        title: Speech.say(engine.title), subtitle: "Pick a category:", items: categories.map(\.title)
+        title: Speech.say(engine.title), subtitle: "Pick a category:",
+        items: categories.map(\.title)
       ).map { .category(categories[$0]) }
     case .deck:
       let decks = Self.emojiDecks
-      return runner.pick(title: Speech.say(engine.title), subtitle: "Pick a deck:", items: decks.map(\.title))
-        .map { .deck(decks[$0]) }
+      return runner.pick(
+        title: Speech.say(engine.title), subtitle: "Pick a deck:", items: decks.map(\.title)
+      )
+      .map { .deck(decks[$0]) }
     }
   }
 

@@ -145,7 +145,7 @@ struct BullseyeColourTests {
       (100.0, "opposite colours"),
     ])
   func meanings(deltaE: Double, label: String) {
-    #expect(PerceivedDifference(deltaE: deltaE).label == label)
+    #expect(said(PerceivedDifference(deltaE: deltaE).message) == label)
   }
 
   @Test("RGB encodes as r, g, b and has an upper-case hex code")

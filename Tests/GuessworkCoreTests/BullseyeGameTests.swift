@@ -21,7 +21,7 @@ enum BullseyeHelpers {
     do {
       return try game.apply(action, at: .zero)
     } catch {
-      Issue.record("\(action) was refused: \(error.message)")
+      Issue.record("\(action) was refused: \(error)")
       return []
     }
   }
@@ -37,7 +37,7 @@ enum BullseyeHelpers {
       Issue.record("\(action) was accepted: \(events)", sourceLocation: sourceLocation)
     } catch {
       #expect(error.code == code, sourceLocation: sourceLocation)
-      #expect(!error.message.isEmpty, sourceLocation: sourceLocation)
+      #expect(!error.reason.isEmpty, sourceLocation: sourceLocation)
     }
     #expect(game == before, "a refused action changed the game", sourceLocation: sourceLocation)
   }
@@ -109,7 +109,10 @@ struct BullseyeGameTests {
 
   @Test("Rounds must be 1...10; the error names the setting", arguments: [0, -1, 11, 100])
   func settingsRoundsRange(rounds: Int) {
-    #expect(throws: SettingError(setting: "rounds", allowed: "a whole number from 1 to 10")) {
+    #expect(
+      throws: SettingError(
+        setting: "rounds", allowed: Message("allowed.integer", ["low": 1, "high": 10]))
+    ) {
       try Bullseye(settings: .init(rounds: rounds), seed: 1)
     }
   }
@@ -221,7 +224,7 @@ struct BullseyeGameTests {
     #expect(result.guess.hex == "#0A141E")
     #expect(result.score == score)
     #expect(result.deltaE == (deltaE * 10).rounded() / 10)
-    #expect(result.meaning == PerceivedDifference(deltaE: result.deltaE).label)
+    #expect(result.meaning == PerceivedDifference(deltaE: result.deltaE).message)
     #expect(view.total == score && view.score == score)
   }
 
@@ -234,7 +237,7 @@ struct BullseyeGameTests {
     let small = Bullseye.RoundResult(
       round: 1, target: .black, guess: .white, score: 2, deltaE: 1.04, checks: 1)
     #expect(small.deltaEText == "1.0")
-    #expect(small.meaning == "not perceptible")
+    #expect(said(small.meaning) == "not perceptible")
   }
 
   @Test("A perfect guess scores 100 under either scoring", arguments: Bullseye.Scoring.allCases)
@@ -388,7 +391,7 @@ struct BullseyeGameTests {
       #expect(view.phase == .guessing)
       #expect(view.result?.target == nil)
       #expect(view.result?.score == score && view.result?.checks == index + 1)
-      #expect(view.message.contains("Keep trying"))
+      #expect(said(view.message)?.contains("Keep trying") == true)
       #expect(view.startGuess == guess)
       #expect(view.bestScore == best && view.score == best)
       #expect(view.actions == ["check", "newColour", "finish"])
@@ -443,7 +446,7 @@ struct BullseyeGameTests {
     #expect(summary.checks == 4)
     let view = game.view(at: .zero)
     #expect(view.phase == .over && view.revealed?.target.hex == last.hex)
-    #expect(view.message == "Free play over: your best match scored 100.")
+    #expect(said(view.message) == "Free play over: your best match scored 100.")
     H.expectRefused(&game, .check(guess: .black), .gameOver)
   }
 }

@@ -96,7 +96,7 @@ struct BullseyeWireTests {
     #expect(game.target == RGB(r: 145, g: 190, b: 248))
     #expect(
       try H.json(game.view(at: .zero))
-        == #"{"actions":["check"],"freePlay":false,"isOver":false,"maxTotal":500,"message":"Round 1 of 5: mix the colour, then check your match.","phase":"guessing","round":1,"rounds":5,"score":0,"scoring":"perceptual","startGuess":{"b":128,"g":128,"r":128},"total":0}"#
+        == #"{"actions":["check"],"freePlay":false,"isOver":false,"maxTotal":500,"message":{"args":{"round":1,"rounds":5},"key":"bullseye.round"},"phase":"guessing","round":1,"rounds":5,"score":0,"scoring":"perceptual","startGuess":{"b":128,"g":128,"r":128},"total":0}"#
     )
   }
 
@@ -106,7 +106,7 @@ struct BullseyeWireTests {
     H.play(&game, .check(guess: RGB(r: 10, g: 20, b: 30)))
     #expect(
       try H.json(game.view(at: .zero))
-        == ##"{"actions":["next"],"freePlay":false,"isOver":false,"maxTotal":500,"message":"5 points: ΔE 63.5, opposite colours.","phase":"scored","result":{"checks":1,"deltaE":63.5,"deltaEText":"63.5","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":"opposite colours","round":1,"score":5,"target":{"b":248,"g":190,"hex":"#91BEF8","r":145}},"round":1,"rounds":5,"score":5,"scoring":"perceptual","startGuess":{"b":128,"g":128,"r":128},"total":5}"##
+        == ##"{"actions":["next"],"freePlay":false,"isOver":false,"maxTotal":500,"message":{"args":{"deltaE":63.5,"score":5},"key":"bullseye.scored"},"phase":"scored","result":{"checks":1,"deltaE":63.5,"deltaEText":"63.5","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":{"key":"bullseye.difference.oppositeColours"},"round":1,"score":5,"target":{"b":248,"g":190,"hex":"#91BEF8","r":145}},"round":1,"rounds":5,"score":5,"scoring":"perceptual","startGuess":{"b":128,"g":128,"r":128},"total":5}"##
     )
   }
 
@@ -117,16 +117,16 @@ struct BullseyeWireTests {
     H.play(&game, .check(guess: RGB(r: 10, g: 20, b: 30)))
     #expect(
       try H.json(game.view(at: .zero))
-        == ##"{"actions":["check","newColour","finish"],"bestScore":43,"freePlay":true,"isOver":false,"maxTotal":0,"message":"43 points: ΔE 63.9, opposite colours. Keep trying, or try a new colour.","phase":"guessing","result":{"checks":1,"deltaE":63.9,"deltaEText":"63.9","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":"opposite colours","round":1,"score":43},"round":1,"score":43,"scoring":"classic","startGuess":{"b":30,"g":20,"r":10},"total":0}"##
+        == ##"{"actions":["check","newColour","finish"],"bestScore":43,"freePlay":true,"isOver":false,"maxTotal":0,"message":{"args":{"deltaE":63.9,"score":43},"key":"bullseye.freePlay.checked"},"phase":"guessing","result":{"checks":1,"deltaE":63.9,"deltaEText":"63.9","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":{"key":"bullseye.difference.oppositeColours"},"round":1,"score":43},"round":1,"score":43,"scoring":"classic","startGuess":{"b":30,"g":20,"r":10},"total":0}"##
     )
     H.play(&game, .newColour)
     #expect(
       try H.json(game.view(at: .zero))
-        == ##"{"actions":["check","newColour","finish"],"bestScore":43,"freePlay":true,"isOver":false,"maxTotal":100,"message":"Mix the colour, then check your match.","phase":"guessing","revealed":{"best":{"checks":1,"deltaE":63.9,"deltaEText":"63.9","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":"opposite colours","round":1,"score":43,"target":{"b":152,"g":191,"hex":"#97BF98","r":151}},"round":1,"target":{"b":152,"g":191,"hex":"#97BF98","r":151}},"round":2,"score":43,"scoring":"classic","startGuess":{"b":128,"g":128,"r":128},"total":43}"##
+        == ##"{"actions":["check","newColour","finish"],"bestScore":43,"freePlay":true,"isOver":false,"maxTotal":100,"message":{"key":"bullseye.freePlay.start"},"phase":"guessing","revealed":{"best":{"checks":1,"deltaE":63.9,"deltaEText":"63.9","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":{"key":"bullseye.difference.oppositeColours"},"round":1,"score":43,"target":{"b":152,"g":191,"hex":"#97BF98","r":151}},"round":1,"target":{"b":152,"g":191,"hex":"#97BF98","r":151}},"round":2,"score":43,"scoring":"classic","startGuess":{"b":128,"g":128,"r":128},"total":43}"##
     )
     #expect(
       try H.json(game.summary)
-        == ##"{"average":43,"bestRoundScore":43,"checks":1,"freePlay":true,"maxTotal":100,"rounds":[{"checks":1,"deltaE":63.9,"deltaEText":"63.9","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":"opposite colours","round":1,"score":43,"target":{"b":152,"g":191,"hex":"#97BF98","r":151}}],"scoring":"classic","total":43}"##
+        == ##"{"average":43,"bestRoundScore":43,"checks":1,"freePlay":true,"maxTotal":100,"rounds":[{"checks":1,"deltaE":63.9,"deltaEText":"63.9","guess":{"b":30,"g":20,"hex":"#0A141E","r":10},"meaning":{"key":"bullseye.difference.oppositeColours"},"round":1,"score":43,"target":{"b":152,"g":191,"hex":"#97BF98","r":151}}],"scoring":"classic","total":43}"##
     )
   }
 

@@ -45,7 +45,7 @@ struct ColorMatchGameTests {
         "#b32f3c", "#f8941d", "#e7d936", "#39b54a", "#0072bc", "#92278f",
       ])
     #expect(
-      CM.Colour.allCases.map(\.name) == [
+      CM.Colour.allCases.map { said($0.word) } == [
         "Red", "Orange", "Yellow", "Green", "Blue", "Purple",
       ])
   }
@@ -239,7 +239,7 @@ struct ColorMatchGameTests {
     let trial = g.view(at: at(3000))
     #expect(trial.phase == .trial)
     #expect(trial.trialNumber == 1)
-    #expect(trial.top?.word == g.current.top.name)
+    #expect(trial.top?.word == g.current.top.word)
     #expect(trial.bottom?.ink == g.current.ink.hex)
     #expect(trial.bottom?.background == g.current.ink.cardBackground.hex)
   }
@@ -486,11 +486,12 @@ struct ColorMatchGameTests {
     let view = g.view(at: at(start + 450 + 500 + 1000))
     #expect(
       try json(view)
-        == ##"{"answered":1,"bestStreak":1,"bottom":{"background":"#1f2430","ink":"#e7d936","word":"Green"},"##
+        == ##"{"answered":1,"bestStreak":1,"bottom":{"background":"#1f2430","ink":"#e7d936","word":{"key":"color-match.colour.green"}},"##
         + ##""clock":"0:58.6","correct":1,"countdownRemainingMs":0,"durationMs":60000,"elapsedMs":1450,"##
         + ##""feedbackRemainingMs":0,"isOver":false,"lastAnswer":{"answer":false,"correct":true,"mark":"✓","trial":1},"##
         + ##""phase":"trial","remainingMs":58550,"score":100,"streak":1,"##
-        + ##""top":{"background":"#f4f1ea","ink":"#1f2430","word":"Yellow"},"trialNumber":2}"##)
+        + ##""top":{"background":"#f4f1ea","ink":"#1f2430","word":{"key":"color-match.colour.yellow"}},"trialNumber":2}"##
+    )
   }
 
   // MARK: Properties

@@ -213,12 +213,12 @@ struct GuessOrPassGameTests {
     #expect(view.phase == .over && view.endReason == .ended)
     #expect(view.guessed == [g.deck[0]] && view.passed == [])
     #expect(view.missed == g.deck[1])
-    #expect(view.message == "You guessed 1 word!")
+    #expect(said(view.message) == "You guessed 1 word!")
     var early = try round()
     _ = try early.apply(.end, at: at(2000))
     #expect(early.summary.wordsSeen == [])
     #expect(early.view(at: at(3000)).missed == nil)
-    #expect(early.view(at: at(3000)).message == "You guessed 0 words!")
+    #expect(said(early.view(at: at(3000)).message) == "You guessed 0 words!")
   }
 
   @Test("The end says how many words were guessed, with every word in order")
@@ -229,10 +229,10 @@ struct GuessOrPassGameTests {
     _ = try g.apply(.guessed, at: at(play + 300))
     _ = g.tick(at: at(play + 60_000))
     let view = g.view(at: at(play + 60_000))
-    #expect(view.message == "You guessed 2 words!")
+    #expect(said(view.message) == "You guessed 2 words!")
     #expect(view.guessed == [g.deck[0], g.deck[2]])
     #expect(view.passed == [g.deck[1]])
-    #expect(GP.resultMessage(1) == "You guessed 1 word!")
+    #expect(said(GP.resultMessage(1)) == "You guessed 1 word!")
     #expect(g.summary.category == "Animals")
     #expect(g.summary.score == 2)
   }
@@ -282,7 +282,7 @@ struct GuessOrPassGameTests {
       try json(g.view(at: at(play + 53_000)))
         == #"{"category":"Animals","countdownRemainingMs":0,"durationMs":60000,"endReason":"ended","#
         + #""guessed":["Lion"],"isOver":true,"lastResult":"passed","lastTenSeconds":false,"#
-        + #""message":"You guessed 1 word!","missed":"Zebra","passed":["Owl"],"passedCount":1,"#
+        + #""message":{"args":{"count":1},"key":"guess-or-pass.result"},"missed":"Zebra","passed":["Owl"],"passedCount":1,"#
         + #""phase":"over","remainingMs":7000,"score":1,"wordNumber":2}"#)
   }
 

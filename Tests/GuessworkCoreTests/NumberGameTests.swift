@@ -62,7 +62,7 @@ struct NumberGameTests {
     let b = try NumberGame(settings: .init(), seed: 42)
     #expect(a == b)
     #expect((0...99).contains(a.secret))
-    #expect(a.view(at: .zero).knownRangeText == "The number is between 0 and 99.")
+    #expect(said(a.view(at: .zero).knownRangeText) == "The number is between 0 and 99.")
   }
 
   @Test("Each digit shifts the display left; the display holds as many digits as high has")
@@ -126,19 +126,19 @@ struct NumberGameTests {
       try game.guess(42)
         == [.guessed(number: 42, hint: .higher, attemptsLeft: 4, knownLow: 43, knownHigh: 99)])
     var view = game.view(at: .zero)
-    #expect(view.hint == "Higher than 42")
-    #expect(view.message == "My number is higher than 42.")
-    #expect(view.knownRangeText == "The number is between 43 and 99.")
+    #expect(said(view.hint) == "Higher than 42")
+    #expect(said(view.message) == "My number is higher than 42.")
+    #expect(said(view.knownRangeText) == "The number is between 43 and 99.")
     #expect(view.attemptsLeft == 4)
 
     #expect(
       try game.guess(80)
         == [.guessed(number: 80, hint: .lower, attemptsLeft: 3, knownLow: 43, knownHigh: 79)])
     view = game.view(at: .zero)
-    #expect(view.hint == "Lower than 80")
+    #expect(said(view.hint) == "Lower than 80")
     #expect((view.knownLow, view.knownHigh) == (43, 79))
     #expect(
-      view.guesses.map(\.text) == ["Higher than 42", "Lower than 80"])
+      view.guesses.map { said($0.text) } == ["Higher than 42", "Lower than 80"])
   }
 
   @Test("Regression: a guess outside the known range never widens it (the seed did)")
@@ -150,7 +150,7 @@ struct NumberGameTests {
     // the range back to 31...59, and 90 to 43...89.
     let low = game.refusal(of: .guess(30))
     #expect(low?.code == .alreadyExcluded)
-    #expect(low?.message == "The hints already rule out 30: the number is between 43 and 59.")
+    #expect(said(low?.reason) == "The hints already rule out 30. The number is between 43 and 59.")
     #expect(game.refusal(of: .guess(90))?.code == .alreadyExcluded)
     #expect((game.knownLow, game.knownHigh) == (43, 59))
     #expect(game.attemptsLeft == 3)
@@ -161,7 +161,7 @@ struct NumberGameTests {
     let game = try numberGame(secret: 50, .init(low: 10, high: 99))
     let refusal = game.refusal(of: .guess(5))
     #expect(refusal?.code == .outOfRange)
-    #expect(refusal?.message == "5 is not in the game: guess from 10 to 99.")
+    #expect(said(refusal?.reason) == "5 is not in the game: guess from 10 to 99.")
     #expect(game.refusal(of: .guess(100))?.code == .outOfRange)
     #expect(game.attemptsLeft == 5)
   }
@@ -173,7 +173,7 @@ struct NumberGameTests {
     let refusal = game.refusal(of: .guess(30))
     #expect(refusal?.code == .repeated)
     #expect(
-      refusal?.message
+      said(refusal?.reason)
         == "You already guessed 30: my number is higher. The number is between 31 and 99.")
     #expect(game.attemptsLeft == 4)
   }
@@ -186,21 +186,21 @@ struct NumberGameTests {
       (0, "no attempts left"),
     ])
   func attemptsInWords(left: Int, words: String) {
-    #expect(NumberGame.attemptsLeftText(left) == words)
+    #expect(said(NumberGame.attemptsLeftText(left)) == words)
   }
 
   @Test("The view counts attempts down in words and flags the last one")
   func lastAttemptFlagged() throws {
     var game = try numberGame(secret: 50, .init(attempts: 3))
-    #expect(game.view(at: .zero).attemptsLeftText == "three attempts left")
+    #expect(said(game.view(at: .zero).attemptsLeftText) == "three attempts left")
     #expect(
-      game.view(at: .zero).message
+      said(game.view(at: .zero).message)
         == "I've picked a number from 0 to 99. You have three attempts to guess it!")
     try game.guess(10)
-    #expect(game.view(at: .zero).attemptsLeftText == "two attempts left")
+    #expect(said(game.view(at: .zero).attemptsLeftText) == "two attempts left")
     #expect(!game.view(at: .zero).isLastAttempt)
     try game.guess(90)
-    #expect(game.view(at: .zero).attemptsLeftText == "last attempt!")
+    #expect(said(game.view(at: .zero).attemptsLeftText) == "last attempt!")
     #expect(game.view(at: .zero).isLastAttempt)
   }
 
@@ -219,8 +219,8 @@ struct NumberGameTests {
     #expect(view.isOver)
     #expect(view.secret == 50)
     #expect(view.score == 4)
-    #expect(view.message == "You got it in 2 attempts! My number was 50.")
-    #expect(view.hint == nil)
+    #expect(said(view.message) == "You got it in 2 attempts! My number was 50.")
+    #expect(said(view.hint) == nil)
     #expect(game.score == 4)
   }
 
@@ -229,7 +229,7 @@ struct NumberGameTests {
     var first = try numberGame(secret: 50)
     try first.guess(50)
     #expect(first.score == 5)
-    #expect(first.view(at: .zero).message == "You got it on the first try! My number was 50.")
+    #expect(said(first.view(at: .zero).message) == "You got it on the first try! My number was 50.")
 
     var last = try numberGame(secret: 50)
     for guess in [10, 20, 30, 40] { try last.guess(guess) }
@@ -251,8 +251,8 @@ struct NumberGameTests {
     #expect(view.phase == .lost)
     #expect(view.secret == 50)
     #expect(view.score == 0)
-    #expect(view.message == "Out of attempts! My number was 50.")
-    #expect(view.attemptsLeftText == "no attempts left")
+    #expect(said(view.message) == "Out of attempts! My number was 50.")
+    #expect(said(view.attemptsLeftText) == "no attempts left")
   }
 
   @Test("The view shows the secret only once the game is over")
@@ -299,8 +299,8 @@ struct NumberGameTests {
     #expect(summary.optimalTries == 7)
     #expect(summary.guaranteedNumbers == 31)
     #expect(
-      summary.strategyText
-        == "A perfect halving strategy needs at most 7 tries for 100 numbers, so 5 attempts can "
+      said(summary.strategy)
+        == "A perfect halving strategy needs at most 7 tries for 100 numbers. So 5 attempts can "
         + "guarantee only 31 of them. You halved the range with 0 of your 5 guesses.")
     #expect(NumberGame.guaranteedNumbers(attempts: 20, rangeSize: 100) == 100)
     #expect(NumberGame.guaranteedNumbers(attempts: 20, rangeSize: 10_000) == 10_000)
@@ -312,8 +312,8 @@ struct NumberGameTests {
     var game = try numberGame(secret: 7, .init(low: 0, high: 9, attempts: 4))
     try game.guess(7)
     #expect(
-      game.summary.strategyText
-        == "A perfect halving strategy needs at most 4 tries for 10 numbers, so 4 attempts always "
+      said(game.summary.strategy)
+        == "A perfect halving strategy needs at most 4 tries for 10 numbers. So 4 attempts always "
         + "find the number. You halved the range with 0 of your 1 guess.")
   }
 

@@ -59,9 +59,9 @@ struct NumberGameWireTests {
       try NumberGame.Settings(low: 50, high: 55).validate()
     }
     #expect(
-      error?.message
-        == "high must be a whole number from 59 to 10049: the range from low to high must hold "
-        + "10 to 10,000 numbers, and high can be at most 1000000")
+      said(error?.message)
+        == "high must be a whole number from 59 to 10,049: the range from low to high must hold "
+        + "10 to 10,000 numbers, and high can be at most 1,000,000.")
   }
 
   @Test("The widest and narrowest ranges are allowed")
@@ -124,12 +124,13 @@ struct NumberGameWireTests {
     let json = try sortedJSON(game.view(at: .zero))
     #expect(
       json
-        == #"{"attemptsAllowed":5,"attemptsLeft":4,"attemptsLeftText":"four attempts left","#
+        == #"{"attemptsAllowed":5,"attemptsLeft":4,"attemptsLeftText":{"args":{"count":4},"key":"number.attemptsLeft"},"#
         + #""display":"7","displayWidth":2,"guesses":[{"hint":"higher","number":42,"#
-        + #""text":"Higher than 42"}],"high":99,"hint":"Higher than 42","isLastAttempt":false,"#
+        + #""text":{"args":{"number":42},"key":"number.hint.higher"}}],"high":99,"hint":{"args":{"number":42},"key":"number.hint.higher"},"isLastAttempt":false,"#
         + #""isOver":false,"knownHigh":99,"knownLow":43,"#
-        + #""knownRangeText":"The number is between 43 and 99.","low":0,"#
-        + #""message":"My number is higher than 42.","phase":"playing","score":0}"#)
+        + #""knownRangeText":{"args":{"high":99,"low":43},"key":"number.range"},"low":0,"#
+        + #""message":{"args":{"number":42},"key":"number.said.higher"},"phase":"playing","score":0}"#
+    )
   }
 
   @Test("The view of a won game is pinned, secret included")
@@ -139,11 +140,11 @@ struct NumberGameWireTests {
     let json = try sortedJSON(game.view(at: .zero))
     #expect(
       json
-        == #"{"attemptsAllowed":5,"attemptsLeft":4,"attemptsLeftText":"four attempts left","#
+        == #"{"attemptsAllowed":5,"attemptsLeft":4,"attemptsLeftText":{"args":{"count":4},"key":"number.attemptsLeft"},"#
         + #""display":"","displayWidth":2,"guesses":[{"hint":"correct","number":50,"#
-        + #""text":"50 is right!"}],"high":99,"isLastAttempt":false,"isOver":true,"#
-        + #""knownHigh":50,"knownLow":50,"knownRangeText":"The number is 50.","low":0,"#
-        + #""message":"You got it on the first try! My number was 50.","phase":"won","#
+        + #""text":{"args":{"number":50},"key":"number.hint.correct"}}],"high":99,"isLastAttempt":false,"isOver":true,"#
+        + #""knownHigh":50,"knownLow":50,"knownRangeText":{"args":{"number":50},"key":"number.range.one"},"low":0,"#
+        + #""message":{"args":{"count":1,"secret":50},"key":"number.won"},"phase":"won","#
         + #""score":5,"secret":50}"#)
   }
 
@@ -159,8 +160,9 @@ struct NumberGameWireTests {
         + #"{"halved":true,"hint":"higher","knownHigh":99,"knownLow":0,"number":49},"#
         + #"{"halved":false,"hint":"correct","knownHigh":99,"knownLow":50,"number":50}],"#
         + #""halvedCount":1,"high":99,"isOver":true,"low":0,"optimalTries":7,"rangeSize":100,"#
-        + #""score":4,"secret":50,"strategyText":"A perfect halving strategy needs at most 7 "#
-        + #"tries for 100 numbers, so 5 attempts can guarantee only 31 of them. You halved the "#
-        + #"range with 1 of your 2 guesses.","won":true}"#)
+        + #""score":4,"secret":50,"strategy":[{"args":{"count":7,"size":100},"#
+        + #""key":"number.strategy.needs"},{"args":{"count":5,"guaranteed":31},"#
+        + #""key":"number.strategy.only"},{"args":{"count":2,"halved":1},"#
+        + #""key":"number.strategy.halved"}],"won":true}"#)
   }
 }

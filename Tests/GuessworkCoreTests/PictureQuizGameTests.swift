@@ -157,8 +157,8 @@ struct PictureQuizGameTests {
     #expect(view.phase == .answered)
     #expect(view.score == 1)
     #expect(view.answer?.correct == true)
-    #expect(view.answer?.title == "Correct")
-    #expect(view.message == "Your score is 1 with 7 questions remaining!")
+    #expect(said(view.answer?.title) == "Correct")
+    #expect(said(view.message) == "Your score is 1 with 7 questions remaining!")
   }
 
   @Test("A wrong answer scores −1, names the tapped item and shows the right one")
@@ -179,8 +179,8 @@ struct PictureQuizGameTests {
     #expect(answer.chosenName == tapped.name)
     #expect(answer.rightChoice == question.rightChoice)
     #expect(answer.rightId == hallOfFamers[question.answer].id)
-    #expect(answer.title == "Wrong! That's \(tapped.name).")
-    #expect(game.view(at: .zero).message == "Your score is 0 with 6 questions remaining!")
+    #expect(said(answer.title) == "Wrong! That's \(tapped.name).")
+    #expect(said(game.view(at: .zero).message) == "Your score is 0 with 6 questions remaining!")
   }
 
   @Test("The score never goes below 0")
@@ -203,7 +203,7 @@ struct PictureQuizGameTests {
     var game = try PictureQuizGame(
       settings: .init(questions: 2), content: hallOfFamers, seed: 2, at: .zero)
     try game.chooseRight()
-    #expect(game.view(at: .zero).message == "Your score is 1 with 1 question remaining!")
+    #expect(said(game.view(at: .zero).message) == "Your score is 1 with 1 question remaining!")
   }
 
   @Test("The last answer ends the game with the final score and the questions missed")
@@ -226,8 +226,8 @@ struct PictureQuizGameTests {
     let view = game.view(at: .zero)
     #expect(view.phase == .over)
     #expect(view.isOver)
-    #expect(view.message == "Game over! Your final score was 1.")
-    #expect(view.answer?.title == "Correct")
+    #expect(said(view.message) == "Game over! Your final score was 1.")
+    #expect(said(view.answer?.title) == "Correct")
     let miss = PictureQuizGame.Miss(
       questionNumber: 2,
       answerId: hallOfFamers[missedQuestion.answer].id,
@@ -253,7 +253,7 @@ struct PictureQuizGameTests {
     let game = try PictureQuizGame(settings: .init(), content: hallOfFamers, seed: 4, at: .zero)
     let refusal = game.refusal(of: .choose(choice))
     #expect(refusal?.code == .outOfRange)
-    #expect(refusal?.message == "There are 3 pictures: choose 0 to 2, not \(choice).")
+    #expect(said(refusal?.reason) == "There are 3 pictures: choose 0 to 2, not \(choice).")
   }
 
   @Test("Every action after the game is over is refused")
@@ -291,6 +291,7 @@ struct PictureQuizGameTests {
     let wrongIndex = try #require(view.choices.firstIndex { $0 != right.id })
     let tapped = try #require(items.first { $0.id == view.choices[wrongIndex] })
     _ = try game.apply(.choose(wrongIndex), at: .zero)
-    #expect(game.view(at: .zero).answer?.title == "Wrong! That's Eagles legend \(tapped.name).")
+    #expect(
+      said(game.view(at: .zero).answer?.title) == "Wrong! That's Eagles legend \(tapped.name).")
   }
 }

@@ -44,14 +44,15 @@ struct PictureQuizGameWireTests {
     }
     #expect(choices?.setting == "choices")
     #expect(
-      choices?.message == "choices must be a whole number from 2 to 4: the deck has only 4 items")
+      said(choices?.message)
+        == "choices must be a whole number from 2 to 4: the deck has only 4 items.")
     let questions = #expect(throws: SettingError.self) {
       _ = try PictureQuizGame(settings: .init(), content: quizDeck(6), seed: 1, at: .zero)
     }
     #expect(questions?.setting == "questions")
     #expect(
-      questions?.message
-        == "questions must be a whole number from 1 to 6: the deck has only 6 items")
+      said(questions?.message)
+        == "questions must be a whole number from 1 to 6: the deck has only 6 items.")
     #expect(throws: Never.self) {
       _ = try PictureQuizGame(
         settings: .init(choices: 6, questions: 6), content: quizDeck(6), seed: 1, at: .zero)
@@ -83,7 +84,8 @@ struct PictureQuizGameWireTests {
         content: quizDeck(8) + [PictureQuizGame.Item(id: "x3", name: "Another")], seed: 1,
         at: .zero)
     }
-    #expect(error?.message == #"items must be items with different, non-empty ids ("x3" is not)"#)
+    #expect(
+      said(error?.message) == #"items must be items with different, non-empty ids ("x3" is not)."#)
   }
 
   @Test("Actions decode from the JSON the browser sends")
@@ -138,9 +140,9 @@ struct PictureQuizGameWireTests {
     #expect(
       try sortedJSON(game.view(at: .zero))
         == #"{"answer":{"choice":0,"chosenId":"b2","chosenName":"Tiger","correct":false,"#
-        + #""rightChoice":1,"rightId":"a1","title":"Wrong! That's Tiger."},"#
+        + #""rightChoice":1,"rightId":"a1","title":{"args":{"name":"Tiger"},"key":"picture-quiz.wrong"}},"#
         + #""answerName":"Lion","choices":["b2","a1","c3"],"isOver":true,"#
-        + #""message":"Game over! Your final score was 0.","#
+        + #""message":{"args":{"score":0},"key":"picture-quiz.over"},"#
         + #""missed":[{"answerId":"a1","answerName":"Lion","chosenId":"b2","chosenName":"Tiger","#
         + #""questionNumber":1}],"phase":"over","questionNumber":1,"questions":1,"score":0}"#)
   }
@@ -153,9 +155,9 @@ struct PictureQuizGameWireTests {
     #expect(
       try sortedJSON(game.view(at: .zero))
         == #"{"answer":{"choice":1,"chosenId":"a1","chosenName":"Lion","correct":true,"#
-        + #""rightChoice":1,"rightId":"a1","title":"Correct"},"answerName":"Lion","#
+        + #""rightChoice":1,"rightId":"a1","title":{"key":"picture-quiz.correct"}},"answerName":"Lion","#
         + #""choices":["b2","a1","c3"],"isOver":false,"#
-        + #""message":"Your score is 1 with 2 questions remaining!","phase":"answered","#
+        + #""message":{"args":{"count":2,"score":1},"key":"picture-quiz.progress"},"phase":"answered","#
         + #""questionNumber":1,"questions":3,"score":1}"#)
     #expect(
       try sortedJSON(game.summary)

@@ -5,9 +5,7 @@ import GuessworkCore
 /// API document, the statistics and the terminal's session need nothing written for it.
 struct CoinFlipGame: Game {
   static let kind: GameKind = "coin-flip"
-  static let title = "Coin Flip"
   static let emoji = "🪙"
-  static let blurb = "Call heads or tails."
 
   enum Side: String, Codable, Sendable, CaseIterable {
     case heads, tails
@@ -17,7 +15,7 @@ struct CoinFlipGame: Game {
     var flips = 3
 
     static let fields: [SettingField<Self>] = [
-      .integer("flips", \.flips, in: 1...5, label: "Flips", about: "Coins to call.")
+      .integer("flips", \.flips, in: 1...5)
     ]
 
     init() {}
@@ -123,6 +121,6 @@ struct CoinFlipGame: Game {
   }
 
   static func figures(_ tally: Tally) -> [Figure] {
-    [Figure("rightCalls", "Right calls", .count(tally.rightCalls))]
+    [Figure("rightCalls", .count(tally.rightCalls))]
   }
 }

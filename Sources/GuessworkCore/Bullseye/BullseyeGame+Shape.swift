@@ -24,7 +24,9 @@ extension BullseyeGame {
   public static func figures(_ tally: Tally) -> [Figure] {
     [
       Figure("rounds", .count(tally.rounds)),
-      Figure("averageRound", .decimal(tally.rounds == 0 ? nil : Double(tally.total) / Double(tally.rounds))),
+      Figure(
+        "averageRound",
+        .decimal(tally.rounds == 0 ? nil : Double(tally.total) / Double(tally.rounds))),
       Figure("bestRound", .score(tally.best)),
     ]
   }

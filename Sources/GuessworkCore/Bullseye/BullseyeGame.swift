@@ -319,13 +319,16 @@ public struct BullseyeGame: Game {
       }
       guard let result else { return Message("bullseye.freePlay.start") }
       return Message(
-        "bullseye.freePlay.checked", ["score": .int(result.score), "deltaE": .decimal(result.deltaE)])
+        "bullseye.freePlay.checked",
+        ["score": .int(result.score), "deltaE": .decimal(result.deltaE)])
     }
     switch phase {
     case .guessing:
       return Message("bullseye.round", ["round": .int(round), "rounds": .int(settings.rounds)])
     case .scored:
-      guard let result else { return Message("bullseye.round", ["round": .int(round), "rounds": .int(settings.rounds)]) }
+      guard let result else {
+        return Message("bullseye.round", ["round": .int(round), "rounds": .int(settings.rounds)])
+      }
       return Message(
         "bullseye.scored", ["score": .int(result.score), "deltaE": .decimal(result.deltaE)])
     case .over:

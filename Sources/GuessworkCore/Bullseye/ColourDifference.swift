@@ -116,7 +116,18 @@ public enum PerceivedDifference: String, Codable, CaseIterable, Sendable, Custom
   }
 
   /// What a player reads: `bullseye.difference.<band>` ("visible at a glance").
-  public var message: Message { Message("bullseye.difference.\(self)") }
+  public var message: Message { Message("bullseye.difference.\(name)") }
 
-  public var description: String { "\(self)" }
+  /// The band's name in the catalog.
+  public var name: String {
+    switch self {
+    case .notPerceptible: "notPerceptible"
+    case .visibleOnCloseLook: "visibleOnCloseLook"
+    case .visibleAtAGlance: "visibleAtAGlance"
+    case .moreSimilarThanOpposite: "moreSimilarThanOpposite"
+    case .oppositeColours: "oppositeColours"
+    }
+  }
+
+  public var description: String { name }
 }

@@ -39,10 +39,13 @@ extension ColorMatchGame {
     return [
       Figure("trials", .count(tally.trials)),
       Figure("correct", .count(tally.correct)),
-      Figure("accuracy", .percent(tally.trials == 0 ? nil : Double(tally.correct) / Double(tally.trials))),
+      Figure(
+        "accuracy", .percent(tally.trials == 0 ? nil : Double(tally.correct) / Double(tally.trials))
+      ),
       Figure("meanReactionMsCongruent", .milliseconds(congruent)),
       Figure("meanReactionMsIncongruent", .milliseconds(incongruent)),
-      Figure("interferenceMs", .milliseconds(congruent.flatMap { c in incongruent.map { $0 - c } })),
+      Figure(
+        "interferenceMs", .milliseconds(congruent.flatMap { c in incongruent.map { $0 - c } })),
     ]
   }
 

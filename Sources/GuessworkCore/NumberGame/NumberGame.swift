@@ -261,7 +261,8 @@ public struct NumberGame: Game {
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
       self.init(
-        isOver: try c.decode(Bool.self, forKey: .isOver), won: try c.decode(Bool.self, forKey: .won),
+        isOver: try c.decode(Bool.self, forKey: .isOver),
+        won: try c.decode(Bool.self, forKey: .won),
         score: try c.decode(Int.self, forKey: .score),
         attemptsUsed: try c.decode(Int.self, forKey: .attemptsUsed),
         attemptsAllowed: try c.decode(Int.self, forKey: .attemptsAllowed),
@@ -350,7 +351,8 @@ public struct NumberGame: Game {
       throw Refusal(
         .repeated,
         Message(
-          earlier.hint == .higher ? "number.refusal.repeated.higher" : "number.refusal.repeated.lower",
+          earlier.hint == .higher
+            ? "number.refusal.repeated.higher" : "number.refusal.repeated.lower",
           ["number": .int(number)]),
         Self.rangeSentence(knownLow, knownHigh))
     }
@@ -424,7 +426,10 @@ public struct NumberGame: Game {
       guard let last = guesses.last else {
         return Message(
           "number.intro",
-          ["count": .int(settings.attempts), "low": .int(settings.low), "high": .int(settings.high)])
+          [
+            "count": .int(settings.attempts), "low": .int(settings.low),
+            "high": .int(settings.high),
+          ])
       }
       return Message(
         last.hint == .higher ? "number.said.higher" : "number.said.lower",

@@ -48,7 +48,8 @@ public struct PictureQuizGame: Game {
     public func validate() throws(SettingError) {
       try validateFields()
       if noun.count > 40 {
-        throw SettingError(setting: "noun", allowed: Message("allowed.text", ["low": 0, "high": 40]))
+        throw SettingError(
+          setting: "noun", allowed: Message("allowed.text", ["low": 0, "high": 40]))
       }
     }
 
@@ -275,7 +276,10 @@ public struct PictureQuizGame: Game {
       guard (0..<settings.choices).contains(choice) else {
         throw Refusal(
           .outOfRange, "picture-quiz.refusal.choice",
-          ["count": .int(settings.choices), "last": .int(settings.choices - 1), "choice": .int(choice)])
+          [
+            "count": .int(settings.choices), "last": .int(settings.choices - 1),
+            "choice": .int(choice),
+          ])
       }
       let question = questions[taps.count]
       let correct = choice == question.rightChoice

@@ -24,7 +24,9 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
         self = .int(number)
       } else if let number = try? container.decode(Double.self) {
         self = .decimal(number)
-      } else if let reference = try? container.decode([String: String].self), let key = reference["key"] {
+      } else if let reference = try? container.decode([String: String].self),
+        let key = reference["key"]
+      {
         self = .key(key)
       } else {
         self = .text(try container.decode(String.self))

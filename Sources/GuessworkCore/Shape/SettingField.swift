@@ -131,7 +131,8 @@ public struct SettingField<S: GameSettings>: Sendable {
     case .number(let range, _):
       Message(
         "allowed.number", ["low": .decimal(range.lowerBound), "high": .decimal(range.upperBound)])
-    case .choice(let choices): Message("allowed.oneOf", ["list": .text(choices.joined(separator: ", "))])
+    case .choice(let choices):
+      Message("allowed.oneOf", ["list": .text(choices.joined(separator: ", "))])
     case .flag: Message("allowed.flag")
     }
   }
