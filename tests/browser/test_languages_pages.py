@@ -302,6 +302,7 @@ def test_a_switch_redraws_the_page_in_place_and_keeps_what_was_typed(browsers):
     # A game page (its own text is the play catalog's) is redrawn too, with its game kept.
     player.open("number.html")
     player.click("#start")
+    wait(player, lambda: player.version(), "the game never started")
     game = player.version()
     choose_in_header(player, "es")
     assert player.version() == game
