@@ -92,12 +92,12 @@ export function pluralCategory(n, code = current) {
 }
 
 const numberFormats = new Map();
-/** A number as the language writes it (Intl.NumberFormat of lang()). */
-export function formatNumber(n, options = {}) {
-  const cacheKey = `${current}|${JSON.stringify(options)}`;
+/** `n` as language `code` writes it (Intl.NumberFormat). */
+function numberIn(code, n, options = {}) {
+  const cacheKey = `${code}|${JSON.stringify(options)}`;
   let format = numberFormats.get(cacheKey);
   if (!format) {
-    format = new Intl.NumberFormat(current, options);
+    format = new Intl.NumberFormat(code, options);
     numberFormats.set(cacheKey, format);
   }
   // Russian groups thousands with a no-break space (U+00A0), as the server and terminal write it;
@@ -105,23 +105,43 @@ export function formatNumber(n, options = {}) {
   return format.format(n).replace(/\u202f/g, '\u00a0');
 }
 
+/** A number as the language writes it (Intl.NumberFormat of lang()): 10,000 · 10.000 · 10 000. */
+export function formatNumber(n, options = {}) {
+  return numberIn(current, n, options);
+}
+
 function missing(key, why = 'missing key') {
   console.error(`i18n: ${why} "${key}" (${current})`);
 }
 
-// Fills `{name}` placeholders; `{{` and `}}` are literal braces.
-function fill(template, args, key) {
-  return template.replace(/\{\{|\}\}|\{([A-Za-z0-9_.]+)\}/g, (match, name) => {
+/**
+ * A catalog value (a string, or a plural object) rendered with `args` in language `code`: the
+ * plural form for `args.count` ("=N" first, then the language's category, else "other"), its
+ * `{name}` placeholders filled (numbers formatted for the language), `{{` and `}}` as braces.
+ * `key` only names the value in the console when something is missing.
+ */
+export function render(value, args = {}, code = current, key = '') {
+  let text = value;
+  if (text && typeof text === 'object') {
+    const exact = `=${args.count}`;
+    if (args.count !== undefined && Object.prototype.hasOwnProperty.call(text, exact)) text = text[exact];
+    else text = text[pluralCategory(Number(args.count), code)] ?? text.other;
+    if (typeof text !== 'string') {
+      missing(key, 'no plural form for');
+      return key;
+    }
+  }
+  return String(text).replace(/\{\{|\}\}|\{([A-Za-z0-9_.]+)\}/g, (match, name) => {
     if (match === '{{') return '{';
     if (match === '}}') return '}';
     if (!(name in args) || args[name] === undefined || args[name] === null) {
       console.error(`i18n: no argument "${name}" for "${key}"`);
       return match;
     }
-    const value = args[name];
-    if (typeof value === 'number') return formatNumber(value);
-    if (value && typeof value === 'object' && 'key' in value) return tm(value);
-    return String(value);
+    const arg = args[name];
+    if (typeof arg === 'number') return numberIn(code, arg);
+    if (arg && typeof arg === 'object' && 'key' in arg) return tm(arg);
+    return String(arg);
   });
 }
 
@@ -136,18 +156,7 @@ export function t(key, args = {}) {
     missing(key, messages ? 'missing key' : 'no catalog for key');
     return key;
   }
-  let value = messages[key];
-  if (value && typeof value === 'object') {
-    const count = Number(args.count);
-    const exact = `=${args.count}`;
-    if (Object.prototype.hasOwnProperty.call(value, exact)) value = value[exact];
-    else value = value[pluralCategory(count)] ?? value.other;
-    if (typeof value !== 'string') {
-      missing(key, 'no plural form for');
-      return key;
-    }
-  }
-  return fill(String(value), args || {}, key);
+  return render(messages[key], args || {}, current, key);
 }
 
 /** A message object `{key, args}` rendered; a plain string (or a number) is returned as it is. */
@@ -156,11 +165,6 @@ export function tm(message) {
   if (typeof message !== 'object') return String(message);
   if (Array.isArray(message)) return message.map(tm).join(' ');
   return t(message.key, message.args || {});
-}
-
-/** A count in words as a plural key says it: n(3, 'common.players') -> "3 players". */
-export function n(count, key, args = {}) {
-  return t(key, { ...args, count });
 }
 
 /** A list joined the language's way: "a, b and c" / "a, b y c" / "a, b и c". */
@@ -295,7 +299,6 @@ async function load(code) {
   current = code;
   messages = data;
   loadedLanguage = data ? code : null;
-  numberFormats.clear();
   setDocumentLanguage();
 }
 
