@@ -152,7 +152,7 @@ def shoot(player, lang, name):
 
 HINT = {
     "en": r"^(Higher|Lower) than {n}$",
-    "es": r"^Mi número es (mayor|menor) que {n}$",
+    "es": r"^(Mayor|Menor) que {n}$",
     "ru": r"^Мое число (больше|меньше) {n}$",
 }
 REVEAL = {"en": "My number was {n}.", "es": "Mi número era el {n}.", "ru": "Я загадал число {n}."}
