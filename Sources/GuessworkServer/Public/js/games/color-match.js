@@ -138,7 +138,7 @@ function showReport(v, reply) {
   $('#exact-times').replaceChildren(...figureList(times));
   const records = r.trialRecords || [];
   $('#trials').replaceChildren(...records.map((record) => el('tr', {},
-    el('td', { text: formatNumber(record.index) }),
+    el('td', { class: 'index', text: formatNumber(record.index) }),
     el('td', { text: colourName(record.topWord) }),
     el('td', { text: t('colorMatch.trials.wordInInk', { word: colourName(record.bottomWord), ink: inkPhrase(record.bottomInk) }) }),
     el('td', { text: `${record.answer ? t('colorMatch.yes') : t('colorMatch.no')} ${record.correct ? '✓' : '✗'}` }),
