@@ -155,7 +155,7 @@ HINT = {
     "es": r"^(Mayor|Menor) que {n}$",
     "ru": r"^Мое число (больше|меньше) {n}$",
 }
-REVEAL = {"en": "My number was {n}.", "es": "Mi número era el {n}.", "ru": "Я загадал число {n}."}
+REVEAL = {"en": "My number was {n}.", "es": "Mi número era el {n}.", "ru": "Мое число было {n}."}
 SCORE = {"en": "Score: {n}", "es": "Puntuación: {n}", "ru": "Очки: {n}"}
 
 
