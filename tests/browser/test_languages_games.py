@@ -389,3 +389,33 @@ def test_picture_quiz_in_every_language(player, server, lang):
     assert player.text("#over-title") and player.text("#over-text")
     check_screen(player, server, lang, "picture quiz end")
     shoot(player, lang, "picture-quiz-end")
+
+
+# ---------------------------------------------------------------------------------------------
+# A change of language in the middle of a game
+
+
+def test_switching_language_mid_game_keeps_the_game(player, server):
+    """The header's switch on a game page: the page comes back in the new language with the same
+    game where it was, the engine's hint now said in that language."""
+    player.join("Sasha")
+    player.open("number.html")
+    Select(player.find("#set-attempts")).select_by_value("7")
+    player.click("#start")
+    player.find("#pad")
+    type_guess(player, 50, by_keyboard=True)
+    player.wait_text("#hint", r"^(Higher|Lower) than 50$")
+    game = player.version()
+    player.find("#language-switch")
+    Select(player.d.find_element(By.ID, "language-select")).select_by_value("ru")
+    assert player.wait_text("#hint", r"^Мое число (больше|меньше) 50$")
+    wait_language(player, "ru")
+    assert player.version() == game
+    assert player.text("#guesses li") == player.text("#hint")
+    check_screen(player, server, "ru", "number after switching to Russian")
+    # Back to English, the same way.
+    player.find("#language-switch")
+    Select(player.d.find_element(By.ID, "language-select")).select_by_value("en")
+    assert player.wait_text("#hint", r"^(Higher|Lower) than 50$")
+    wait_language(player, "en")
+    assert player.version() == game

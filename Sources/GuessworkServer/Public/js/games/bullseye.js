@@ -31,7 +31,7 @@ function render(reply) {
   setText('#round-text', v.rounds ? t('bullseye.round.of', { round: v.round, rounds: v.rounds }) : t('bullseye.round.free', { round: v.round }));
   setText('#total-text', v.freePlay ? (v.bestScore !== undefined && v.bestScore !== null ? t('bullseye.best', { score: v.bestScore }) : '')
     : t('bullseye.total', { total: v.total, max: v.maxTotal }));
-  setText('#message', tm(v.message));
+  setText('#message', said(v.message));
   const can = new Set(v.actions);
   $('#check').disabled = !can.has('check');
   $('#new-colour').hidden = !can.has('newColour');
@@ -91,10 +91,17 @@ function showResult(reply, fresh) {
 
 // ΔE with its one decimal in the language's style ("3.0", "3,0"); the server's own text when
 // the number is missing.
+const oneDecimal = (n) => formatNumber(n, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 function deltaE(result) {
-  return typeof result.deltaE === 'number'
-    ? formatNumber(result.deltaE, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
-    : result.deltaEText;
+  return typeof result.deltaE === 'number' ? oneDecimal(result.deltaE) : result.deltaEText;
+}
+
+// The game's line (a message), its ΔE written with its one decimal as everywhere on the page
+// (a plain number would lose a ".0").
+function said(message) {
+  const args = message && typeof message === 'object' && message.args;
+  if (!args || typeof args.deltaE !== 'number') return tm(message);
+  return tm({ ...message, args: { ...args, deltaE: oneDecimal(args.deltaE) } });
 }
 
 // How close a colour came, in plain words, from the band the server names (its `meaning`: a
@@ -155,7 +162,7 @@ function showOver(v) {
   const over = $('#over');
   const first = over.hidden;
   over.hidden = false;
-  setText('#over-title', v.message ? tm(v.message) : t('bullseye.over', { total: v.total, max: v.maxTotal }));
+  setText('#over-title', v.message ? said(v.message) : t('bullseye.over', { total: v.total, max: v.maxTotal }));
   const rows = v.history || [];
   $('#history').replaceChildren(...rows.map((row) => {
     const swatch = (hex) => {
