@@ -475,7 +475,7 @@ def test_statistics_name_a_category_by_its_title(player):
     player.wait_text("#score", "^1$")
     player.click("#end")
     player.wait_text("#over-title", "You guessed 1 word!")
-    assert player.wait_text("#over-best", "Best score in Food: 1 word$")
+    assert player.wait_text("#over-best", r"Best score in Food: 1 word\b")
     player.open("stats.html")
     panel = player.find("#h-guess-or-pass").find_element(By.XPATH, "..")
     assert re.search(r": Food\n1\b", panel.text), panel.text
