@@ -14,6 +14,7 @@ import sys
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -395,6 +396,14 @@ def test_picture_quiz_in_every_language(player, server, lang):
 # A change of language in the middle of a game
 
 
+def text_after_reload(player, css, pattern, timeout=10):
+    """The text of `css` once it matches `pattern`, waiting through a reload of the page."""
+    return WebDriverWait(player.d, timeout, poll_frequency=POLL, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, css)
+                        if e.is_displayed() and re.search(pattern, e.text)), None),
+        f"{css} never showed {pattern!r}")
+
+
 def test_switching_language_mid_game_keeps_the_game(player, server):
     """The header's switch on a game page: the page comes back in the new language with the same
     game where it was, the engine's hint now said in that language."""
@@ -408,7 +417,7 @@ def test_switching_language_mid_game_keeps_the_game(player, server):
     game = player.version()
     player.find("#language-switch")
     Select(player.d.find_element(By.ID, "language-select")).select_by_value("ru")
-    assert player.wait_text("#hint", r"^Мое число (больше|меньше) 50$")
+    assert text_after_reload(player, "#hint", r"^Мое число (больше|меньше) 50$")
     wait_language(player, "ru")
     assert player.version() == game
     assert player.text("#guesses li") == player.text("#hint")
@@ -416,6 +425,6 @@ def test_switching_language_mid_game_keeps_the_game(player, server):
     # Back to English, the same way.
     player.find("#language-switch")
     Select(player.d.find_element(By.ID, "language-select")).select_by_value("en")
-    assert player.wait_text("#hint", r"^(Higher|Lower) than 50$")
+    assert text_after_reload(player, "#hint", r"^(Higher|Lower) than 50$")
     wait_language(player, "en")
     assert player.version() == game

@@ -105,9 +105,11 @@ function answer(match) {
 function onKey(event) {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest('input, select')) return;
+  // Y and N; on a layout without Latin letters (Russian: "н" and "т"), the keys in their place.
   const key = event.key.toLowerCase();
-  if (key === 'arrowright' || key === 'y') { answer(true); event.preventDefault(); }
-  else if (key === 'arrowleft' || key === 'n') { answer(false); event.preventDefault(); }
+  const letter = /^[a-z]$/.test(key) ? key : ({ KeyY: 'y', KeyN: 'n' })[event.code];
+  if (key === 'arrowright' || letter === 'y') { answer(true); event.preventDefault(); }
+  else if (key === 'arrowleft' || letter === 'n') { answer(false); event.preventDefault(); }
 }
 
 function showReport(v, reply) {
