@@ -14,7 +14,7 @@ import sys
 import urllib.request
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -397,11 +397,13 @@ def test_picture_quiz_in_every_language(player, server, lang):
 
 
 def text_after_reload(player, css, pattern, timeout=10):
-    """The text of `css` once it matches `pattern`, waiting through a reload of the page."""
-    return WebDriverWait(player.d, timeout, poll_frequency=POLL, ignored_exceptions=(StaleElementReferenceException,)).until(
-        lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, css)
-                        if e.is_displayed() and re.search(pattern, e.text)), None),
-        f"{css} never showed {pattern!r}")
+    """The text of `css` once it matches `pattern`, waiting through a reload of the page (while
+    the old page goes, its elements and even its document may vanish under the driver)."""
+    def shown(driver):
+        text = driver.execute_script("const e = document.querySelector(arguments[0]); return e && e.textContent", css)
+        return text if text and re.search(pattern, text) else None
+    return WebDriverWait(player.d, timeout, poll_frequency=POLL, ignored_exceptions=(WebDriverException,)).until(
+        shown, f"{css} never showed {pattern!r}")
 
 
 def test_switching_language_mid_game_keeps_the_game(player, server):
