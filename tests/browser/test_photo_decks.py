@@ -132,12 +132,13 @@ def assert_nothing_names_an_answer(player, pictures):
 def page_weight(player):
     """Bytes of the page itself as the server sends them (gzipped): the HTML, its style sheet and
     scripts that the page loaded (not the API or pictures, nor the web app manifest and its icon,
-    which the browser fetches to offer installing). Asked again here, because a service worker's
-    cached copies report their unpacked size."""
+    which the browser fetches to offer installing, nor the language's catalog, the words of every
+    page, kept by the service worker). Asked again here, because a service worker's cached copies
+    report their unpacked size."""
     urls = player.js(r"""
       const entries = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'));
       return entries.map((e) => e.name)
-        .filter((name) => !/^\/(api\/|icons\/|manifest\.webmanifest$)/.test(new URL(name).pathname));""")
+        .filter((name) => !/^\/(api\/|icons\/|i18n\/|manifest\.webmanifest$)/.test(new URL(name).pathname));""")
     total = 0
     for url in set(urls):
         request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})

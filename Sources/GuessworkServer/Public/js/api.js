@@ -3,11 +3,13 @@
 import { soundOn, setSoundOn } from './sound.js';
 import { showOffline } from './offline.js';
 import {
-  lang, t, bind, ready, usePlayerLanguage, setLanguage, onLanguageChange, formatNumber,
+  lang, t, has, bind, ready, usePlayerLanguage, setLanguage, onLanguageChange, formatNumber,
   LANGUAGES, LANGUAGE_NAMES,
 } from './i18n.js';
 
-const offlineMessage = () => t('common.offline.message');
+// Said when a request finds no network: English while the catalog itself could not be had.
+const offlineMessage = () => (has('common.offline.message') ? t('common.offline.message')
+  : 'The server cannot be reached. Check the connection and try again.');
 
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
