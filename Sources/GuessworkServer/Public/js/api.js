@@ -53,8 +53,7 @@ export async function api(method, path, body, raw) {
 /** The current player, or null for a first visit (GET /api/session answers 200 either way).
     The page is in the player's language (and theme) when this resolves. */
 export async function me() {
-  await ready;
-  const session = await api('GET', '/api/session');
+  const [session] = await Promise.all([api('GET', '/api/session'), ready]);
   const player = (session && session.player) || null;
   if (player) {
     usePlayerTheme(player);
