@@ -3,11 +3,13 @@
 import { soundOn, setSoundOn } from './sound.js';
 import { showOffline } from './offline.js';
 import {
-  lang, t, bind, ready, usePlayerLanguage, setLanguage, onLanguageChange, formatNumber,
+  lang, t, has, bind, ready, usePlayerLanguage, setLanguage, onLanguageChange, formatNumber,
   LANGUAGES, LANGUAGE_NAMES,
 } from './i18n.js';
 
-const offlineMessage = () => t('common.offline.message');
+// Said when a request finds no network: English while the catalog itself could not be had.
+const offlineMessage = () => (has('common.offline.message') ? t('common.offline.message')
+  : 'The server cannot be reached. Check the connection and try again.');
 
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
@@ -51,8 +53,7 @@ export async function api(method, path, body, raw) {
 /** The current player, or null for a first visit (GET /api/session answers 200 either way).
     The page is in the player's language (and theme) when this resolves. */
 export async function me() {
-  await ready;
-  const session = await api('GET', '/api/session');
+  const [session] = await Promise.all([api('GET', '/api/session'), ready]);
   const player = (session && session.player) || null;
   if (player) {
     usePlayerTheme(player);

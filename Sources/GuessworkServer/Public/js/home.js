@@ -3,7 +3,7 @@
 import { api, catalog, me, el, $, say, avatarSrc, initialOf, showLanguageSwitch } from './api.js';
 import { uploadAvatar, previewInto } from './avatar.js';
 import { streakText, countDown, stateText, dailyHref } from './daily-words.js';
-import { t, bind, onLanguageChange, storedChoice } from './i18n.js';
+import { t, bind, onLanguageChange, storedChoice, usePlayerLanguage } from './i18n.js';
 
 // The player home shows (null while the welcome form is shown), for redrawing in a new language.
 let shown = null;
@@ -38,6 +38,7 @@ function showWelcome() {
           player = await api('PATCH', '/api/me', { preferences: { language: chosen } });
         } catch { /* this browser remembers it anyway */ }
       }
+      await usePlayerLanguage(player); // from now on a choice in the header is the player's
       if (file.files[0]) {
         try {
           player = await uploadAvatar(file.files[0]);

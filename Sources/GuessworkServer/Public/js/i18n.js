@@ -19,8 +19,9 @@
 // before its own language.
 //
 // The language: the player's `preferences.language` ('en' | 'es' | 'ru'; absent means
-// automatic), else the last choice of this browser (localStorage), else the first supported
-// language of navigator.languages, else English.
+// automatic: the device's), else the first supported language of navigator.languages, else
+// English. This browser remembers the choice (localStorage) for the first paint of the next
+// page, before the player is known, and for a newcomer who chose one before having a name.
 
 export const LANGUAGES = ['en', 'es', 'ru'];
 /** Each language's name in that language, for the switches. */
@@ -355,10 +356,10 @@ export async function usePlayerLanguage(player) {
   if (!player) return;
   const saved = supported(player.preferences && player.preferences.language);
   preference = saved || 'auto';
-  // Without a choice of their own, the player keeps this browser's last choice (made before
-  // they had a name, say) or the device's language.
-  const code = saved || supported(stored()) || deviceLanguage();
-  if (saved) store(saved);
+  // Without a choice of their own (automatic), each device speaks its own language; this
+  // browser's memory of an earlier choice goes.
+  const code = saved || deviceLanguage();
+  store(saved);
   if (code !== current || !loadedLanguage) await switchTo(code, false);
 }
 

@@ -2,7 +2,7 @@
 // that a page opens offline) and shows a banner while the server cannot be reached. api.js calls
 // showOffline() when a request fails for want of a network; every page loads this through it.
 
-import { bind } from './i18n.js';
+import { ready, translatePage } from './i18n.js';
 
 const BANNER_ID = 'offline-banner';
 
@@ -13,15 +13,23 @@ export function showOffline() {
   banner.id = BANNER_ID;
   banner.className = 'offline-banner';
   banner.setAttribute('role', 'status');
-  // Marked with their keys, so that a change of language translates them too.
-  const title = bind(document.createElement('strong'), 'offline.banner.title');
-  const text = bind(document.createElement('span'), 'offline.banner.text');
-  const retry = bind(document.createElement('button'), 'offline.banner.retry');
+  // Marked with their keys and translated once the catalog is in (a page may start offline,
+  // before it is), and again after every change of language; English until then.
+  const part = (tag, key, english) => {
+    const node = document.createElement(tag);
+    node.setAttribute('data-i18n', key);
+    node.textContent = english;
+    return node;
+  };
+  const title = part('strong', 'offline.banner.title', 'You are offline.');
+  const text = part('span', 'offline.banner.text', 'Pages still open, but new games, moves and scores need the connection to the server.');
+  const retry = part('button', 'offline.banner.retry', 'Try again');
   retry.type = 'button';
   retry.className = 'secondary';
   retry.addEventListener('click', () => location.reload());
   banner.append(title, ' ', text, ' ', retry);
   document.body.prepend(banner);
+  ready.then(() => translatePage(banner));
 }
 
 function hideOffline() {
