@@ -74,12 +74,35 @@ async function page(event) {
   } catch {
     const cached = await caches.match(event.request, { ignoreSearch: true })
       || await caches.match(new URL('index.html', self.registration.scope).href);
-    return cached || new Response(
-      '<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
-      + '<title>Offline · Guesswork</title><main><h1>You are offline</h1><p>This page was not saved on this device yet. '
-      + 'Connect to the server and try again.</p></main></html>',
-      { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    return cached || offlineNote();
   }
+}
+
+// The note's words in English, or from the cached catalog of the device's language.
+const OFFLINE_NOTE = {
+  'offline.page.title': 'Offline · Guesswork',
+  'offline.page.heading': 'You are offline',
+  'offline.page.text': 'This page was not saved on this device yet. Connect to the server and try again.',
+};
+
+const escapeHTML = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** A plain page saying that this page cannot be had offline, in the device's language when its
+    catalog is cached. */
+async function offlineNote() {
+  const languages = (self.navigator.languages || [self.navigator.language || 'en'])
+    .map((tag) => String(tag).toLowerCase().split(/[-_]/)[0]);
+  const code = languages.find((c) => ['en', 'es', 'ru'].includes(c)) || 'en';
+  let words = OFFLINE_NOTE;
+  try {
+    const cached = await caches.match(new URL(`i18n/${code}.json`, self.registration.scope).href);
+    if (cached) words = { ...OFFLINE_NOTE, ...(await cached.json()) };
+  } catch { /* English, then */ }
+  const say = (key) => escapeHTML(typeof words[key] === 'string' ? words[key] : OFFLINE_NOTE[key]);
+  return new Response(
+    `<!doctype html><html lang="${code}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`
+    + `<title>${say('offline.page.title')}</title><main><h1>${say('offline.page.heading')}</h1><p>${say('offline.page.text')}</p></main></html>`,
+    { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
 }
 
 /** A versioned asset never changes: the cache first, else the network. */

@@ -2,8 +2,14 @@
 // small DOM builders (text only, never HTML from data) and dialogs.
 import { soundOn, setSoundOn } from './sound.js';
 import { showOffline } from './offline.js';
+import {
+  lang, t, has, bind, ready, usePlayerLanguage, setLanguage, onLanguageChange, formatNumber,
+  LANGUAGES, LANGUAGE_NAMES,
+} from './i18n.js';
 
-const OFFLINE_MESSAGE = 'The server cannot be reached. Check the connection and try again.';
+// Said when a request finds no network: English while the catalog itself could not be had.
+const offlineMessage = () => (has('common.offline.message') ? t('common.offline.message')
+  : 'The server cannot be reached. Check the connection and try again.');
 
 export class ApiError extends Error {
   /** `details` is the whole error object, for the fields some codes add (daily-played: gameId). */
@@ -17,7 +23,7 @@ export class ApiError extends Error {
 
 /** Calls the API; resolves with the parsed JSON, throws ApiError on any 4xx/5xx. */
 export async function api(method, path, body, raw) {
-  const init = { method, headers: {}, credentials: 'same-origin' };
+  const init = { method, headers: { 'Accept-Language': lang() }, credentials: 'same-origin' };
   if (raw !== undefined) {
     init.body = raw;
     if (raw && raw.type) init.headers['Content-Type'] = raw.type;
@@ -30,7 +36,7 @@ export async function api(method, path, body, raw) {
     response = await fetch(path, init);
   } catch (e) {
     showOffline();
-    throw new ApiError(0, 'offline', OFFLINE_MESSAGE);
+    throw new ApiError(0, 'offline', offlineMessage());
   }
   const text = await response.text();
   let data = null;
@@ -44,11 +50,15 @@ export async function api(method, path, body, raw) {
   return data;
 }
 
-/** The current player, or null for a first visit (GET /api/session answers 200 either way). */
+/** The current player, or null for a first visit (GET /api/session answers 200 either way).
+    The page is in the player's language (and theme) when this resolves. */
 export async function me() {
-  const session = await api('GET', '/api/session');
+  const [session] = await Promise.all([api('GET', '/api/session'), ready]);
   const player = (session && session.player) || null;
-  if (player) usePlayerTheme(player);
+  if (player) {
+    usePlayerTheme(player);
+    await usePlayerLanguage(player);
+  }
   return player;
 }
 
@@ -63,7 +73,7 @@ export async function requirePlayer() {
   const player = await me();
   if (!player) {
     welcomeFirst();
-    throw new ApiError(401, 'no-player', 'Welcome first');
+    throw new ApiError(401, 'no-player', t('common.welcomeFirst'));
   }
   return player;
 }
@@ -75,6 +85,9 @@ export function welcomeFirst() {
 }
 
 let catalogPromise = null;
+// The server writes the catalog's titles and labels in the request's language: a new language
+// asks again.
+onLanguageChange(() => { catalogPromise = null; }, { chrome: true });
 export function catalog() {
   if (!catalogPromise) catalogPromise = api('GET', '/api/catalog');
   return catalogPromise;
@@ -111,13 +124,20 @@ export function setText(selector, text) {
   if (node && node.textContent !== String(text)) node.textContent = text;
 }
 
-/** Says something to the player (and to screen readers) in the page's status line. */
+/** Says something to the player (and to screen readers) in the page's status line: a text
+    (the server's, already in the player's language) or a catalog message `{key, args}`, which
+    follows a change of language. */
 export function say(message, kind = 'info') {
   const node = $('#status');
   if (!node) return;
   // A request that failed for want of a network: the offline banner says it, with what still works.
-  if (message === OFFLINE_MESSAGE) message = '';
-  node.textContent = message || '';
+  if (message === offlineMessage()) message = '';
+  if (message && typeof message === 'object') bind(node, message.key, message.args);
+  else {
+    node.removeAttribute('data-i18n');
+    node.removeAttribute('data-i18n-args');
+    node.textContent = message || '';
+  }
   node.dataset.kind = kind;
 }
 
@@ -234,7 +254,7 @@ export async function resumeOrSetup(session, startScreen) {
       return true;
     } catch (e) {
       setGameIdInURL(null);
-      say(e.status === 404 ? 'That game is not yours or no longer exists; start a new one.' : e.message, 'error');
+      say(e.status === 404 ? { key: 'common.gameNotFound' } : e.message, 'error');
     }
   }
   startScreen();
@@ -259,10 +279,12 @@ export function afterPaint() {
   return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))));
 }
 
-/** Shows the player's name (as text) and avatar in the page header, if the page has one. */
+/** Shows the player's name (as text) and avatar in the page header, if the page has one, with
+    the language and sound switches before it. */
 export function showPlayerChip(player) {
   const chip = $('#player-chip');
   if (!chip || !player) return;
+  translateHeader();
   chip.replaceChildren();
   if (player.avatarURL) {
     chip.append(el('img', { class: 'avatar small', src: avatarSrc(player), alt: '' }));
@@ -279,17 +301,21 @@ function showSoundSwitch(player) {
   setSoundOn(!player.preferences || player.preferences.sound !== false);
   let button = $('#sound-switch');
   if (!button) {
-    button = el('button', { type: 'button', id: 'sound-switch', class: 'sound-switch', 'aria-label': 'Sound', on: { click: toggleSound } });
+    button = el('button', { type: 'button', id: 'sound-switch', class: 'sound-switch', on: { click: toggleSound } });
     $('#player-chip').before(button);
   }
   drawSoundSwitch(button);
+  showLanguageSwitch();
 }
 
+// The switch's name and its state's title, in the page's language now and after a change.
 function drawSoundSwitch(button) {
   const on = soundOn();
   button.setAttribute('aria-pressed', String(on));
   button.textContent = on ? '🔊' : '🔇';
-  button.title = on ? 'Sound is on: press to mute' : 'Sound is off: press to turn it on';
+  button.setAttribute('data-i18n-attr', `aria-label:common.sound.label;title:${on ? 'common.sound.onTitle' : 'common.sound.offTitle'}`);
+  button.setAttribute('aria-label', t('common.sound.label'));
+  button.title = t(on ? 'common.sound.onTitle' : 'common.sound.offTitle');
 }
 
 async function toggleSound(event) {
@@ -302,7 +328,7 @@ async function toggleSound(event) {
   } catch (e) {
     setSoundOn(!on);
     drawSoundSwitch(button);
-    say(`The sound could not be turned ${on ? 'on' : 'off'}: ${e.message}`, 'error');
+    say(t(on ? 'common.sound.notOn' : 'common.sound.notOff', { error: e.message }), 'error');
   }
 }
 
@@ -322,6 +348,60 @@ export async function boot() {
   return player;
 }
 
+/** 0.42 as "42%" ("42 %" in Spanish and Russian). */
 export function percent(value) {
-  return `${Math.round(value * 100)}%`;
+  return formatNumber(Math.round(value * 100) / 100, { style: 'percent', maximumFractionDigits: 0 });
+}
+
+// ------------------------------------------------------------------------------------------------
+// The page header: its Home link and the language switch
+
+/** The header's Home link and site name in the page's language (every page's header has them). */
+function translateHeader() {
+  const home = $('.topbar .home-link');
+  if (home && !home.hasAttribute('data-i18n')) bind(home, 'common.home');
+}
+
+/**
+ * The language switch in the page header (before the sound switch, or at the header's end on a
+ * page without a player): a compact select that shows the language's code ("ES") and lists the
+ * languages by their own names. Choosing one saves it for the player and redraws the page in it.
+ * `where` puts it elsewhere (a page without a header).
+ */
+export function showLanguageSwitch(where) {
+  let box = $('#language-switch');
+  if (!box) {
+    const select = el('select', {
+      id: 'language-select', 'data-i18n-attr': 'aria-label:common.language.label;title:common.language.label',
+      'aria-label': t('common.language.label'), title: t('common.language.label'),
+      on: { change: (event) => chooseLanguage(event.currentTarget.value) },
+    }, LANGUAGES.map((code) => el('option', { value: code, lang: code, text: LANGUAGE_NAMES[code] })));
+    box = el('span', { id: 'language-switch', class: 'language-switch' },
+      el('span', { class: 'language-code', 'aria-hidden': 'true' }), select);
+    const sound = $('#sound-switch');
+    const chip = $('#player-chip');
+    if (where) where.append(box);
+    else if (sound) sound.before(box);
+    else if (chip) chip.before(box);
+    else if ($('.topbar')) $('.topbar').append(box);
+    else return;
+    onLanguageChange(drawLanguageSwitch, { chrome: true });
+  }
+  drawLanguageSwitch();
+}
+
+function drawLanguageSwitch() {
+  const box = $('#language-switch');
+  if (!box) return;
+  box.querySelector('select').value = lang();
+  box.querySelector('.language-code').textContent = lang().toUpperCase();
+}
+
+async function chooseLanguage(code) {
+  try {
+    await setLanguage(code);
+  } catch (e) {
+    say(t('common.language.notSaved', { error: e.message }), 'error');
+  }
+  drawLanguageSwitch();
 }

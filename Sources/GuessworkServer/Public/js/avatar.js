@@ -1,5 +1,6 @@
 // Scales a picture the player chose down to at most 256×256 in a canvas and uploads it.
 import { api } from './api.js';
+import { t } from './i18n.js';
 
 const MAX_SIDE = 256;
 
@@ -20,7 +21,7 @@ export async function scaleImage(file) {
 
 function toBlob(canvas, type, quality) {
   return new Promise((resolve, reject) =>
-    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error('This picture cannot be read.'))), type, quality));
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error(t('avatar.unreadable')))), type, quality));
 }
 
 function loadImage(file) {
@@ -28,7 +29,7 @@ function loadImage(file) {
     const url = URL.createObjectURL(file);
     const img = new Image();
     img.onload = () => { URL.revokeObjectURL(url); resolve(img); };
-    img.onerror = () => { URL.revokeObjectURL(url); reject(new Error('This file is not a picture we can read.')); };
+    img.onerror = () => { URL.revokeObjectURL(url); reject(new Error(t('avatar.notAPicture'))); };
     img.src = url;
   });
 }
@@ -46,7 +47,7 @@ export function previewInto(holder, file) {
   if (!file) return;
   const img = new Image();
   img.className = 'avatar large';
-  img.alt = 'Your picture';
+  img.alt = t('avatar.previewAlt');
   const url = URL.createObjectURL(file);
   img.onload = () => URL.revokeObjectURL(url);
   img.src = url;

@@ -3,6 +3,7 @@
 // sound. Under reduced motion nothing moves: the line is simply highlighted.
 import { el, reducedMotion } from './api.js';
 import { play } from './sound.js';
+import { t } from './i18n.js';
 
 const COLOURS = ['#facc15', '#f472b6', '#34d399', '#60a5fa', '#f97316', '#a78bfa'];
 const PIECES = 40;
@@ -16,9 +17,9 @@ const BURST_MS = 1800;
 export function bestLines(reply, variantTitle) {
   const lines = [];
   // "Overall" only means something next to a category's or deck's own best.
-  if (reply.newBest && variantTitle) lines.push(`New best in ${variantTitle}!`);
-  if (reply.newBestOverall && variantTitle) lines.push('New best score overall!');
-  else if ((reply.newBest || reply.newBestOverall) && !variantTitle) lines.push('New best score!');
+  if (reply.newBest && variantTitle) lines.push(t('celebrate.newBestIn', { variant: variantTitle }));
+  if (reply.newBestOverall && variantTitle) lines.push(t('celebrate.newBestOverall'));
+  else if ((reply.newBest || reply.newBestOverall) && !variantTitle) lines.push(t('celebrate.newBest'));
   return lines;
 }
 

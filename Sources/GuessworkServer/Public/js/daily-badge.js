@@ -3,9 +3,10 @@
 // re-rolled with new settings, so the page's "Play again"-style buttons (marked data-new-game)
 // are hidden by CSS while the body has the class "daily-game". Every game module imports this
 // file; it hears every reply through api.js, so the games themselves know nothing of dailies.
-import { onEveryReply, el, $, setText } from './api.js';
+import { onEveryReply, el, $ } from './api.js';
 import { sharePanel } from './share.js';
 import { dailyHref } from './daily-words.js';
+import { t, bind } from './i18n.js';
 
 // The finished game the end slots were built for: a repeated reply must not rebuild them (that
 // would wipe the "Copied" line and any selection).
@@ -29,8 +30,13 @@ function showBadge(daily) {
     if (title) title.after(badge);
     else $('main').prepend(badge);
   }
-  // Color Match asks for its view ten times a second: setText leaves an unchanged badge alone.
-  setText(badge, daily.counted ? `Daily #${daily.number}` : `Daily #${daily.number} · archive · not counted`);
+  // Color Match asks for its view ten times a second: an unchanged badge is left alone. The badge
+  // keeps its key, so that a change of language redraws it.
+  const key = daily.counted ? 'daily.badge.counted' : 'daily.badge.archive';
+  const args = JSON.stringify({ number: String(daily.number) });
+  if (badge.getAttribute('data-i18n') !== key || badge.getAttribute('data-i18n-args') !== args) {
+    bind(badge, key, { number: String(daily.number) });
+  }
   badge.classList.toggle('archive', !daily.counted);
 }
 
@@ -42,7 +48,7 @@ function showEnd(reply) {
   for (const slot of document.querySelectorAll('[data-daily-end]')) {
     slot.hidden = !reply;
     if (!reply) { slot.replaceChildren(); continue; }
-    const back = el('a', { class: 'button secondary', href: dailyHref(reply.game, reply.daily.date), text: '← Back to the daily' });
+    const back = el('a', { class: 'button secondary', href: dailyHref(reply.game, reply.daily.date), 'data-i18n': 'daily.backToDaily', text: t('daily.backToDaily') });
     slot.replaceChildren(...(reply.daily.share ? [sharePanel(reply.daily.share)] : []), el('div', { class: 'row' }, back));
   }
 }

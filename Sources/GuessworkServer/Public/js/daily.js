@@ -5,6 +5,7 @@
 import { api, me, welcomeFirst, showPlayerChip, el, $, setText, say, avatarSrc, initialOf } from './api.js';
 import { sharePanel } from './share.js';
 import { streakText, countDown, stateText, ordinal, dayText, dailyHref } from './daily-words.js';
+import { t, bind, onLanguageChange } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
 const ARCHIVE_PAGE = 10;
@@ -23,17 +24,28 @@ async function loadDay(date) {
   }
 }
 
+// The page's count-downs: stopped before the page is drawn again (in another language).
+let stops = [];
+function stopCountDowns() {
+  for (const stop of stops) stop();
+  stops = [];
+}
+
+function showTitle(key, args) {
+  bind($('#daily-title'), key, args);
+  document.title = t('common.pageTitle', { title: $('#daily-title').textContent });
+}
+
 function showAll(day) {
   const today = day.date === day.today;
-  const title = today ? `Today's puzzles · #${day.number}` : `Puzzles of ${dayText(day.date)} · #${day.number}`;
-  setText('#daily-title', title);
-  document.title = `${title} · Guesswork`;
+  if (today) showTitle('daily.todayTitle', { number: String(day.number) });
+  else showTitle('daily.dayTitle', { day: dayText(day.date), number: String(day.number) });
   setText('#all-streak', streakText(day.streak));
-  if (today) countDown($('#all-next'), day.nextInSeconds, () => {});
+  if (today) stops.push(countDown($('#all-next'), day.nextInSeconds, () => {}));
   $('#all-list').replaceChildren(...day.games.map((g) => el('li', {},
     el('a', { class: `daily-row ${g.state}`, href: dailyHref(g.game, today ? null : day.date) },
       el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
-      el('span', { class: 'what' }, el('strong', { text: `${g.title} #${g.number}` }), el('span', { class: 'state', text: stateText(g) })),
+      el('span', { class: 'what' }, el('strong', { text: t('daily.gameNumber', { title: g.title, number: String(g.number) }) }), el('span', { class: 'state', text: stateText(g) })),
       el('span', { class: 'go', 'aria-hidden': 'true', text: '›' })))));
   $('#all').hidden = false;
 }
@@ -41,7 +53,7 @@ function showAll(day) {
 // Starts the puzzle (today's counted one, or an earlier day's from the archive) and opens it.
 async function play(g, date, button) {
   button.disabled = true;
-  say('Starting…');
+  say({ key: 'daily.starting' });
   try {
     const reply = await api('POST', `/api/daily/${encodeURIComponent(g.game)}`, date ? { date } : {});
     location.assign(gameHref(g, reply.id));
@@ -60,24 +72,22 @@ async function play(g, date, button) {
 // phone): Play, Continue, or the result with its share panel.
 async function showCard(day, g) {
   const today = day.date === day.today;
-  if (today) countDown($('#daily-meta'), day.nextInSeconds, () => {}, 'Today · next puzzle in');
-  else setText('#daily-meta', `${dayText(day.date)} · an earlier day`);
+  if (today) stops.push(countDown($('#daily-meta'), day.nextInSeconds, () => {}, 'daily.nextPuzzleIn'));
+  else setText('#daily-meta', t('daily.earlierDay', { day: dayText(day.date) }));
   setText('#daily-state', stateText(g));
-  setText('#daily-note', streakText(g.streak) || (today
-    ? 'One try counts, and everyone gets the same puzzle today.'
-    : 'From the archive: play it as often as you like; it is not counted.'));
+  setText('#daily-note', streakText(g.streak) || t(today ? 'daily.note.today' : 'daily.note.archive'));
 
-  const yours = g.gameId && el('a', { class: 'button secondary', href: gameHref(g, g.gameId), text: 'See your game' });
+  const yours = g.gameId && el('a', { class: 'button secondary', href: gameHref(g, g.gameId), text: t('daily.seeYourGame') });
   let action = null;
   if (today && g.state === 'new') {
-    action = el('button', { type: 'button', class: 'play', text: '▶ Play', on: { click: (e) => play(g, null, e.currentTarget) } });
+    action = el('button', { type: 'button', class: 'play', text: t('daily.play'), on: { click: (e) => play(g, null, e.currentTarget) } });
   } else if (today && g.state === 'playing') {
-    action = el('a', { class: 'button play', href: gameHref(g, g.gameId), text: '▶ Continue' });
+    action = el('a', { class: 'button play', href: gameHref(g, g.gameId), text: t('daily.continue') });
   } else if (!today) {
     action = el('button', {
-      type: 'button', class: 'play', 'aria-label': `Play #${g.number} from the archive, not counted`,
+      type: 'button', class: 'play', 'aria-label': t('daily.playArchiveLabel', { number: String(g.number) }),
       on: { click: (e) => play(g, day.date, e.currentTarget) },
-    }, '▶ Play ', el('span', { class: 'not-counted', text: 'archive · not counted' }));
+    }, t('daily.play'), ' ', el('span', { class: 'not-counted', text: t('daily.archiveNotCounted') }));
   }
   $('#daily-actions').replaceChildren(...(action ? [action] : []));
   // Today's game in progress is what Continue opens; any other game of the player's is a link.
@@ -98,6 +108,8 @@ async function showCard(day, g) {
 // Leaderboards
 
 let boardAsked = 0;
+// The board shown, kept when the page is drawn again in another language.
+let boardPeriod = 'day';
 
 function avatarOf(entry, player) {
   const url = entry.you && player.avatarURL ? avatarSrc(player) : entry.avatarURL;
@@ -111,7 +123,7 @@ function boardRow(entry, player) {
     el('td', { class: 'rank', text: entry.rank }),
     el('td', {}, el('span', { class: 'who' }, avatarOf(entry, player),
       el('span', { class: 'name', text: entry.name }),
-      entry.you && el('span', { class: 'sr-only', text: ' (you)' }))),
+      entry.you && el('span', { class: 'sr-only', text: t('daily.board.youMark') }))),
     el('td', { class: 'score', text: entry.score }));
 }
 
@@ -119,6 +131,7 @@ async function showBoard(g, day, period, player) {
   for (const tab of document.querySelectorAll('#board-tabs button')) {
     tab.setAttribute('aria-pressed', String(tab.dataset.period === period));
   }
+  boardPeriod = period;
   const asked = ++boardAsked;
   let board;
   try {
@@ -130,26 +143,30 @@ async function showBoard(g, day, period, player) {
   if (asked !== boardAsked) return; // another tab was chosen meanwhile: its answer wins
   setText('#board-caption', board.title);
   const you = board.you;
-  setText('#board-you', you ? `You are ${ordinal(you.rank)} of ${you.of} · score ${you.score}`
-    : board.players ? `No result of yours here yet · ${board.players} played` : 'No one has played yet: be the first!');
+  setText('#board-you', you ? t('daily.board.you', { rank: ordinal(you.rank), of: you.of, score: you.score })
+    : board.players ? t('daily.board.notYou', { count: board.players }) : t('daily.board.nobody'));
   const rows = board.entries.map((entry) => boardRow(entry, player));
   // Outside the top rows, the player still sees their own, after a gap.
   if (you && !board.entries.some((entry) => entry.you)) {
     rows.push(el('tr', { class: 'gap', 'aria-hidden': 'true' }, el('td', { colspan: '3', text: '⋮' })),
       boardRow({ rank: you.rank, name: player.name, avatarURL: player.avatarURL, score: you.score, you: true }, player));
   }
-  if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: '3', class: 'muted', text: 'No results yet.' })));
+  if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: '3', class: 'muted', text: t('daily.board.noResults') })));
   $('#board-rows').replaceChildren(...rows);
 }
 
 function showBoards(g, day, player) {
   const today = day.date === day.today;
-  const labels = { day: today ? 'Today' : `#${day.number}`, week: today ? 'This week' : 'That week', all: 'All time' };
+  const labels = {
+    day: today ? t('daily.board.today') : `#${day.number}`,
+    week: t(today ? 'daily.board.thisWeek' : 'daily.board.thatWeek'),
+    all: t('daily.board.allTime'),
+  };
   $('#board-tabs').replaceChildren(...Object.entries(labels).map(([period, label]) => el('button', {
     type: 'button', 'data-period': period, 'aria-pressed': 'false', text: label,
     on: { click: () => showBoard(g, day, period, player) },
   })));
-  return showBoard(g, day, 'day', player);
+  return showBoard(g, day, boardPeriod, player);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -160,11 +177,11 @@ function archiveRow(g, day, d) {
   return el('li', { class: here ? 'here' : null },
     el('a', { href: dailyHref(g.game, d.today ? null : d.date), 'aria-current': here ? 'page' : null },
       el('strong', { text: `#${d.number}` }),
-      el('span', { text: d.today ? 'Today' : dayText(d.date) }),
-      el('span', { class: 'muted', text: d.score !== undefined && d.score !== null ? `score ${d.score}` : 'not played' })),
+      el('span', { text: d.today ? t('daily.archive.today') : dayText(d.date) }),
+      el('span', { class: 'muted', text: d.score !== undefined && d.score !== null ? t('daily.archive.score', { score: d.score }) : t('daily.archive.notPlayed') })),
     !d.today && el('button', {
-      type: 'button', class: 'secondary', 'aria-label': `Play #${d.number} from the archive, not counted`,
-      text: '▶ Play', on: { click: (e) => play(g, d.date, e.currentTarget) },
+      type: 'button', class: 'secondary', 'aria-label': t('daily.playArchiveLabel', { number: String(d.number) }),
+      text: t('daily.play'), on: { click: (e) => play(g, d.date, e.currentTarget) },
     }));
 }
 
@@ -179,15 +196,14 @@ async function showArchive(g, day) {
     more.hidden = shown >= days.length;
   };
   list.replaceChildren();
-  if (!days.some((d) => !d.today)) list.append(el('li', { class: 'muted', text: 'No earlier days yet: the archive grows by one puzzle a day.' }));
-  more.addEventListener('click', showMore);
+  if (!days.some((d) => !d.today)) list.append(el('li', { class: 'muted', text: t('daily.archive.none') }));
+  more.onclick = showMore;
   showMore();
 }
 
 async function showOne(day, g, player) {
-  const title = `${g.title} #${g.number}`;
-  setText('#daily-title', `${g.emoji} ${title}`);
-  document.title = `${title} · Guesswork`;
+  bind($('#daily-title'), 'daily.oneTitle', { emoji: g.emoji, title: g.title, number: String(g.number) });
+  document.title = t('common.pageTitle', { title: t('daily.gameNumber', { title: g.title, number: String(g.number) }) });
   $('#one').hidden = false;
   await Promise.all([showCard(day, g), showBoards(g, day, player), showArchive(g, day)]);
 }
@@ -202,9 +218,18 @@ async function main() {
   const day = await loadDay(params.get('date'));
   const wanted = params.get('game');
   const g = wanted && day.games.find((x) => x.game === wanted);
-  if (wanted && !g) say(`There is no daily puzzle for “${wanted}”; here are all of them.`, 'error');
+  if (wanted && !g) say({ key: 'daily.noSuchGame', args: { game: wanted } }, 'error');
   if (g) await showOne(day, g, player);
   else showAll(day);
 }
 
-main().catch((e) => say(e.message, 'error'));
+// A new language: the page again (the server writes the games' titles and the boards' captions
+// in it).
+let drawn = false;
+onLanguageChange(() => {
+  if (!drawn) return undefined;
+  stopCountDowns();
+  return main().catch((e) => say(e.message, 'error'));
+});
+
+main().then(() => { drawn = true; }).catch((e) => say(e.message, 'error'));

@@ -1,8 +1,12 @@
 // The welcome form on a first visit, then home: the player, today's daily puzzles and the games
 // the catalog lists (each with its emoji, blurb and page from the catalog).
-import { api, catalog, me, el, $, say, avatarSrc, initialOf } from './api.js';
+import { api, catalog, me, el, $, say, avatarSrc, initialOf, showLanguageSwitch } from './api.js';
 import { uploadAvatar, previewInto } from './avatar.js';
 import { streakText, countDown, stateText, dailyHref } from './daily-words.js';
+import { t, bind, onLanguageChange, storedChoice, usePlayerLanguage } from './i18n.js';
+
+// The player home shows (null while the welcome form is shown), for redrawing in a new language.
+let shown = null;
 
 async function main() {
   const player = await me();
@@ -11,6 +15,7 @@ async function main() {
 }
 
 function showWelcome() {
+  showLanguageSwitch();
   $('#welcome').hidden = false;
   const file = $('#welcome-avatar');
   file.addEventListener('change', () => previewInto($('#welcome-preview'), file.files[0]));
@@ -19,18 +24,26 @@ function showWelcome() {
     event.preventDefault();
     const name = $('#welcome-name').value.trim();
     if (!name) {
-      say('Please provide input: your name is needed to play.', 'error');
+      say({ key: 'home.needName' }, 'error');
       $('#welcome-name').focus();
       return;
     }
     try {
       let player = await api('POST', '/api/players', { name });
       say(''); // an earlier "Please provide input" is answered
+      // A language chosen here before the name is the new player's own choice.
+      const chosen = storedChoice();
+      if (chosen) {
+        try {
+          player = await api('PATCH', '/api/me', { preferences: { language: chosen } });
+        } catch { /* this browser remembers it anyway */ }
+      }
+      await usePlayerLanguage(player); // from now on a choice in the header is the player's
       if (file.files[0]) {
         try {
           player = await uploadAvatar(file.files[0]);
         } catch (e) {
-          say(`Your name is saved, but the picture was not: ${e.message}`, 'error');
+          say(t('home.pictureNotSaved', { error: e.message }), 'error');
         }
       }
       // A newcomer who opened a game or a shared daily link first goes back to it (api.js's
@@ -47,6 +60,8 @@ function showWelcome() {
 }
 
 async function showHome(player) {
+  shown = player;
+  showLanguageSwitch();
   $('#home').hidden = false;
   $('#home-name').textContent = player.name;
   const holder = $('#home-avatar');
@@ -60,7 +75,7 @@ async function showHome(player) {
   grid.replaceChildren(...games.map((game) => {
     const figures = best[game.id];
     const bestText = figures && figures.bestScore !== undefined && figures.bestScore !== null
-      ? `Best score: ${figures.bestScore} · played ${figures.played}` : 'Not played yet';
+      ? t('home.bestScore', { score: figures.bestScore, count: figures.played }) : t('home.notPlayed');
     return el('a', { class: `game-card ${game.id}`, href: game.page },
       el('span', { class: 'emoji', 'aria-hidden': 'true', text: game.emoji }),
       el('strong', { text: game.title }),
@@ -70,12 +85,12 @@ async function showHome(player) {
 }
 
 // The short chip of a daily puzzle: a screen reader hears it in full through the label.
-const CHIP_STATE = { new: 'Play', playing: 'Continue' };
+const CHIP_STATE = { new: 'daily.chip.play', playing: 'daily.chip.continue' };
 function dailyChip(g) {
-  const state = g.state === 'done' ? `✓ ${g.score ?? ''}` : CHIP_STATE[g.state] || 'Play';
+  const state = g.state === 'done' ? `✓ ${g.score ?? ''}` : t(CHIP_STATE[g.state] || 'daily.chip.play');
   return el('li', {}, el('a', {
     class: `daily-chip ${g.game} ${g.state}`, href: dailyHref(g.game),
-    'aria-label': `${g.title} #${g.number}: ${stateText(g)}`,
+    'aria-label': t('daily.chip.label', { title: g.title, number: String(g.number), state: stateText(g) }),
   },
   el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
   el('span', { class: 'chip-title', 'aria-hidden': 'true', text: g.title }),
@@ -92,12 +107,18 @@ async function showDailyStrip() {
     $('#daily-strip').hidden = true;
     return;
   }
-  $('#daily-strip-title').textContent = `Today's puzzles · #${day.number}`;
+  bind($('#daily-strip-title'), 'home.daily.titleNumbered', { number: String(day.number) });
   $('#daily-streak').textContent = streakText(day.streak);
   $('#daily-chips').replaceChildren(...day.games.map(dailyChip));
   stopCountDown();
   stopCountDown = countDown($('#daily-next'), day.nextInSeconds, showDailyStrip);
   $('#daily-strip').hidden = false;
 }
+
+// A new language: the games (their titles and blurbs come from the server in that language) and
+// the daily strip again; the welcome form's text is all static.
+onLanguageChange(() => {
+  if (shown) showHome(shown);
+});
 
 main().catch((e) => say(e.message, 'error'));

@@ -2,24 +2,26 @@
 // `guesswork stats --browser-link`): says which player it signs this browser in as and what
 // happens to the player this browser is now, and signs in only when asked. The code travels in
 // the address's fragment, which browsers never send to a server or in a Referer.
-import { api, $, say, setText } from './api.js';
+import { api, $, say, showLanguageSwitch } from './api.js';
+import { bind, ready, onLanguageChange } from './i18n.js';
 
 const code = decodeURIComponent(location.hash.slice(1));
 // The code is not kept in the address bar or the history once read.
 history.replaceState(null, '', location.pathname);
 
 async function show() {
-  if (!code) { say('This link has no sign-in code: open the whole link you were given.', 'error'); return; }
+  await ready;
+  showLanguageSwitch();
+  if (!code) { say({ key: 'link.noCode' }, 'error'); return; }
   let link;
   try {
     link = await api('GET', `/api/link-codes/${encodeURIComponent(code)}`);
   } catch (e) { say(e.message, 'error'); return; }
-  setText('#confirm-title', `Sign in as ${link.player.name}?`);
-  setText('#what-happens', link.current && link.current.id !== link.player.id
-    ? `This browser is ${link.current.name} now. Signing in as ${link.player.name} signs ${link.current.name} out of this browser: to come back as ${link.current.name} here later, you will need a sign-in link made by ${link.current.name} on another device (Settings → Devices).`
-    : link.current
-      ? `This browser is already ${link.player.name}; signing in again gives it a new key.`
-      : `This browser will play as ${link.player.name}, with ${link.player.name}'s statistics. The link works once, for ten minutes.`);
+  // Marked with their keys: a change of language redraws them where they are.
+  bind($('#confirm-title'), 'link.confirmTitle', { name: link.player.name });
+  const names = { name: link.player.name, current: link.current ? link.current.name : '' };
+  bind($('#what-happens'), link.current && link.current.id !== link.player.id
+    ? 'link.switchPlayer' : link.current ? 'link.samePlayer' : 'link.newBrowser', names);
   $('#confirm').hidden = false;
   $('#sign-in').focus();
 }
@@ -34,5 +36,8 @@ $('#sign-in').addEventListener('click', async () => {
     say(e.message, 'error');
   }
 });
+
+// The texts are all marked with their keys: nothing to redraw but them.
+onLanguageChange(() => {});
 
 show();

@@ -2,6 +2,8 @@
 // that a page opens offline) and shows a banner while the server cannot be reached. api.js calls
 // showOffline() when a request fails for want of a network; every page loads this through it.
 
+import { ready, translatePage } from './i18n.js';
+
 const BANNER_ID = 'offline-banner';
 
 /** The banner at the top of the page: what still works, and what needs the connection. */
@@ -11,17 +13,23 @@ export function showOffline() {
   banner.id = BANNER_ID;
   banner.className = 'offline-banner';
   banner.setAttribute('role', 'status');
-  const title = document.createElement('strong');
-  title.textContent = 'You are offline.';
-  const text = document.createElement('span');
-  text.textContent = ' Pages still open, but new games, moves and scores need the connection to the server.';
-  const retry = document.createElement('button');
+  // Marked with their keys and translated once the catalog is in (a page may start offline,
+  // before it is), and again after every change of language; English until then.
+  const part = (tag, key, english) => {
+    const node = document.createElement(tag);
+    node.setAttribute('data-i18n', key);
+    node.textContent = english;
+    return node;
+  };
+  const title = part('strong', 'offline.banner.title', 'You are offline.');
+  const text = part('span', 'offline.banner.text', 'Pages still open, but new games, moves and scores need the connection to the server.');
+  const retry = part('button', 'offline.banner.retry', 'Try again');
   retry.type = 'button';
   retry.className = 'secondary';
-  retry.textContent = 'Try again';
   retry.addEventListener('click', () => location.reload());
-  banner.append(title, text, ' ', retry);
+  banner.append(title, ' ', text, ' ', retry);
   document.body.prepend(banner);
+  ready.then(() => translatePage(banner));
 }
 
 function hideOffline() {

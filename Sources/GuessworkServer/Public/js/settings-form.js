@@ -2,6 +2,7 @@
 // kind, default, range, choices): the server says what can be set and within which bounds;
 // this module only draws the controls and reads them back as the `settings` of POST /api/games.
 import { el } from './api.js';
+import { t, formatNumber } from './i18n.js';
 
 /**
  * Draws `game.settings` into `container`. Options:
@@ -19,7 +20,7 @@ export function settingsForm(game, container, { main, prefix = 'setting-', ids =
   container.replaceChildren(row);
   if (rest.length) {
     container.append(el('details', { class: 'more-settings' },
-      el('summary', { text: 'More settings' }),
+      el('summary', { 'data-i18n': 'settingsForm.more', text: t('settingsForm.more') }),
       el('div', { class: 'row settings-row' }, rest.map((s) => field(s, idOf(s))))));
   }
 }
@@ -57,13 +58,14 @@ function control(s, data) {
   }
   if (s.kind === 'number') {
     const input = el('input', { ...data, type: 'range', min: s.min, max: s.max, step: s.step ?? 'any', value: s.default });
-    const output = el('output', { for: data.id, text: String(s.default ?? '') });
-    input.addEventListener('input', () => { output.textContent = input.value; });
+    const shown = (value) => (value === undefined || value === null || value === '' ? '' : formatNumber(Number(value)));
+    const output = el('output', { for: data.id, text: shown(s.default) });
+    input.addEventListener('input', () => { output.textContent = shown(input.value); });
     return el('span', { class: 'range-setting' }, input, output);
   }
   const values = listed(s);
   if (values) {
-    return el('select', data, values.map((n) => el('option', { value: String(n), text: String(n), selected: n === s.default })));
+    return el('select', data, values.map((n) => el('option', { value: String(n), text: formatNumber(n), selected: n === s.default })));
   }
   return el('input', { ...data, type: 'number', inputmode: 'numeric', min: s.min, max: s.max, step: 1, value: s.default });
 }

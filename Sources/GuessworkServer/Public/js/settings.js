@@ -2,25 +2,49 @@
 // Pass input mode, the player's own categories and game-night reminders; the instructions are static text.
 import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
 import { uploadAvatar } from './avatar.js';
+import {
+  t, lang, choice, setLanguage, onLanguageChange,
+} from './i18n.js';
 
 function showAvatar(player) {
   $('#current-avatar').replaceChildren(player.avatarURL
-    ? el('img', { class: 'avatar large', src: avatarSrc(player), alt: 'Your current picture' })
+    ? el('img', { class: 'avatar large', src: avatarSrc(player), alt: t('settings.profile.currentPicture') })
     : el('span', { class: 'avatar large initial', 'aria-hidden': 'true', text: initialOf(player.name) }));
 }
 
 /** A group of radio buttons for one preference: checked as the player has it, saved on change
-    (a PATCH of that preference alone); `saved(player)` gets the player the server answers. */
-function preferenceRadios(name, key, what, player, saved) {
+    (a PATCH of that preference alone) and said with the catalog key `savedKey`;
+    `saved(player)` gets the player the server answers. */
+function preferenceRadios(name, key, savedKey, player, saved) {
   for (const radio of document.querySelectorAll(`input[name=${name}]`)) {
     radio.checked = radio.value === player.preferences[key];
     radio.addEventListener('change', async () => {
       try {
         saved(await api('PATCH', '/api/me', { preferences: { [key]: radio.value } }));
-        say(`${what} saved: ${radio.parentElement.textContent.trim()}.`);
+        say(t(savedKey, { choice: radio.parentElement.textContent.trim() }));
       } catch (e) { say(e.message, 'error'); }
     });
   }
+}
+
+/** The language: automatic (the device's) or one of the three, saved for the player; the page
+    changes to it at once, as from the header's switch. */
+function languageRadios() {
+  const show = () => {
+    for (const radio of document.querySelectorAll('input[name=language]')) radio.checked = radio.value === choice();
+  };
+  for (const radio of document.querySelectorAll('input[name=language]')) {
+    radio.addEventListener('change', async () => {
+      try {
+        await setLanguage(radio.value);
+        say(t('settings.language.saved', { choice: radio.parentElement.textContent.trim() }));
+      } catch (e) {
+        say(t('common.language.notSaved', { error: e.message }), 'error');
+      }
+    });
+  }
+  onLanguageChange(show);
+  show();
 }
 
 /** The Devices panel: a sign-in link for another device, a new key, signing out. */
@@ -31,19 +55,19 @@ function devices() {
       $('#link-url').value = new URL(link.path, location.origin).href;
       $('#link-out').hidden = false;
       $('#link-url').select();
-      say('Sign-in link made: open it on the other device within ten minutes.');
+      say({ key: 'settings.devices.linkMade' });
     } catch (e) { say(e.message, 'error'); }
   });
   $('#copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText($('#link-url').value);
-      say('Link copied.');
-    } catch { $('#link-url').select(); say('Copy the selected link by hand (the browser did not allow it).'); }
+      say({ key: 'settings.devices.linkCopied' });
+    } catch { $('#link-url').select(); say({ key: 'settings.devices.copyByHand' }); }
   });
   $('#new-key').addEventListener('click', async () => {
     try {
       await api('POST', '/api/me/token', {});
-      say('This browser has a new key: a copy of its old one signs nothing in any more.');
+      say({ key: 'settings.devices.newKeyDone' });
     } catch (e) { say(e.message, 'error'); }
   });
   $('#sign-out').addEventListener('click', () => {
@@ -63,16 +87,25 @@ async function main() {
   devices();
   $('#name').value = player.name;
   showAvatar(player);
-  preferenceRadios('mode', 'inputMode', 'Input mode', player, (saved) => { player = saved; });
-  preferenceRadios('theme', 'theme', 'Theme', player, (saved) => { player = saved; usePlayerTheme(saved); });
+  preferenceRadios('mode', 'inputMode', 'settings.mode.saved', player, (saved) => { player = saved; });
+  preferenceRadios('theme', 'theme', 'settings.theme.saved', player, (saved) => { player = saved; usePlayerTheme(saved); });
+  languageRadios();
+  // A new language: what this page wrote itself (the static text follows by its keys).
+  onLanguageChange(() => {
+    showAvatar(player);
+    countWords();
+    if (!$('#category-id').value) $('#category-save').textContent = t('settings.categories.create');
+    else $('#category-save').textContent = t('settings.categories.save');
+    return Promise.all([loadCategories(), loadReminders()]).catch((e) => say(e.message, 'error'));
+  });
   $('#name-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const name = $('#name').value.trim();
-    if (!name) { say('Please provide input: a name is needed.', 'error'); return; }
+    if (!name) { say({ key: 'settings.profile.needName' }, 'error'); return; }
     try {
       player = await api('PATCH', '/api/me', { name });
       showPlayerChip(player);
-      say('Name saved.');
+      say({ key: 'settings.profile.nameSaved' });
     } catch (e) { say(e.message, 'error'); }
   });
   $('#avatar').addEventListener('change', async () => {
@@ -82,7 +115,7 @@ async function main() {
       player = await uploadAvatar(file);
       showAvatar(player);
       showPlayerChip(player);
-      say('Picture saved.');
+      say({ key: 'settings.profile.pictureSaved' });
     } catch (e) { say(e.message, 'error'); }
   });
 }
@@ -101,18 +134,18 @@ function categoryStatus(message, kind = 'info') {
 async function loadCategories() {
   const { categories } = await api('GET', '/api/categories');
   $('#my-categories').replaceChildren(...(categories.length ? categories.map((c) => el('li', { 'data-id': c.id },
-    el('strong', { text: c.name }), ` · ${c.words.length} words `,
-    el('button', { type: 'button', class: 'secondary', 'aria-label': `Edit ${c.name}`, text: 'Edit', on: { click: () => editCategory(c) } }),
+    el('strong', { text: c.name }), ` · ${t('settings.categories.wordCount', { count: c.words.length })} `,
+    el('button', { type: 'button', class: 'secondary', 'aria-label': t('settings.categories.editLabel', { name: c.name }), text: t('settings.categories.edit'), on: { click: () => editCategory(c) } }),
     ' ',
-    el('button', { type: 'button', class: 'secondary', 'aria-label': `Delete ${c.name}`, text: 'Delete', on: { click: () => deleteCategory(c) } }),
-  )) : [el('li', { class: 'muted', text: 'None yet.' })]));
+    el('button', { type: 'button', class: 'secondary', 'aria-label': t('settings.categories.deleteLabel', { name: c.name }), text: t('settings.categories.delete'), on: { click: () => deleteCategory(c) } }),
+  )) : [el('li', { class: 'muted', text: t('settings.categories.none') })]));
 }
 
 function editCategory(category) {
   $('#category-id').value = category.id;
   $('#category-name').value = category.name;
   $('#category-words').value = category.words.join('\n');
-  $('#category-save').textContent = 'Save changes';
+  $('#category-save').textContent = t('settings.categories.save');
   $('#category-cancel').hidden = false;
   countWords();
   $('#category-name').focus();
@@ -121,14 +154,14 @@ function editCategory(category) {
 function resetCategoryForm() {
   $('#category-form').reset();
   $('#category-id').value = '';
-  $('#category-save').textContent = 'Create category';
+  $('#category-save').textContent = t('settings.categories.create');
   $('#category-cancel').hidden = true;
   countWords();
 }
 
 function countWords() {
   const n = new Set(wordsOf($('#category-words').value).map((w) => w.toLowerCase())).size;
-  $('#category-count').textContent = n ? `${n} different word${n === 1 ? '' : 's'}` : '';
+  $('#category-count').textContent = n ? t('settings.categories.distinct', { count: n }) : '';
 }
 
 async function saveCategory(event) {
@@ -137,23 +170,23 @@ async function saveCategory(event) {
   const name = $('#category-name').value.trim();
   const words = wordsOf($('#category-words').value);
   // The same rules as the server, said before asking it.
-  if (!name) { categoryStatus('Please give the category a name.', 'error'); $('#category-name').focus(); return; }
+  if (!name) { categoryStatus(t('settings.categories.needName'), 'error'); $('#category-name').focus(); return; }
   const distinct = new Set(words.map((w) => w.toLowerCase())).size;
-  if (distinct < 10) { categoryStatus(`A category needs at least 10 different words (it has ${distinct}).`, 'error'); $('#category-words').focus(); return; }
+  if (distinct < 10) { categoryStatus(t('settings.categories.tooFew', { count: distinct }), 'error'); $('#category-words').focus(); return; }
   try {
     const saved = await api(id ? 'PUT' : 'POST', id ? `/api/categories/${encodeURIComponent(id)}` : '/api/categories', { name, words });
-    categoryStatus(id ? `Saved “${saved.name}”.` : `Created “${saved.name}”: find it in the Guess or Pass categories.`);
+    categoryStatus(t(id ? 'settings.categories.saved' : 'settings.categories.created', { name: saved.name }));
     resetCategoryForm();
     await loadCategories();
   } catch (e) { categoryStatus(e.message, 'error'); }
 }
 
 async function deleteCategory(category) {
-  if (!confirm(`Delete the category “${category.name}”?`)) return;
+  if (!confirm(t('settings.categories.confirmDelete', { name: category.name }))) return;
   try {
     await api('DELETE', `/api/categories/${encodeURIComponent(category.id)}`);
     if ($('#category-id').value === category.id) resetCategoryForm();
-    categoryStatus(`Deleted “${category.name}”.`);
+    categoryStatus(t('settings.categories.deleted', { name: category.name }));
     await loadCategories();
   } catch (e) { categoryStatus(e.message, 'error'); }
 }
@@ -195,19 +228,19 @@ function defaultStart() {
 }
 
 async function useLocation() {
-  if (!navigator.geolocation) { $('#location-note').textContent = 'This browser cannot share a location; the place stays as it is.'; return; }
-  $('#location-note').textContent = 'Finding you…';
+  if (!navigator.geolocation) { $('#location-note').textContent = t('settings.reminders.noLocation'); return; }
+  $('#location-note').textContent = t('settings.reminders.finding');
   navigator.geolocation.getCurrentPosition(async (position) => {
     const { latitude, longitude } = position.coords;
     try {
       const city = await api('GET', `/api/cities/nearest?lat=${latitude}&lon=${longitude}`);
       $('#reminder-place').value = city.name;
       coordinates = { latitude, longitude };
-      $('#location-note').textContent = `Nearest city: ${city.name} (${city.distanceKm} km away).`;
+      $('#location-note').textContent = t('settings.reminders.nearest', { city: city.name, km: city.distanceKm });
     } catch (e) { $('#location-note').textContent = e.message; }
   }, () => {
     coordinates = null;
-    $('#location-note').textContent = 'Location not shared; the place stays as it is (Skopje unless you type another).';
+    $('#location-note').textContent = t('settings.reminders.notShared');
   }, { timeout: 10000, maximumAge: 600000 });
 }
 
@@ -225,7 +258,7 @@ function scheduleAlarms(reminders) {
     const wait = r.alarmAt - now;
     if (wait < 0 || wait > 2147483647) continue;
     alarms.push(setTimeout(() => {
-      const text = `${r.title} at ${r.place} starts in one hour.`;
+      const text = t('settings.reminders.alarm', { title: r.title, place: r.place });
       reminderStatus(`⏰ ${text}`);
       if ('Notification' in window && Notification.permission === 'granted') {
         try { new Notification(r.title, { body: text, tag: r.id }); } catch { /* the status line said it */ }
@@ -236,13 +269,13 @@ function scheduleAlarms(reminders) {
 
 async function loadReminders() {
   const { reminders } = await api('GET', '/api/reminders');
-  const when = (r) => new Date(r.startsAt).toLocaleString(undefined, { dateStyle: 'full', timeStyle: 'short' });
+  const when = (r) => new Date(r.startsAt).toLocaleString(lang(), { dateStyle: 'full', timeStyle: 'short' });
   $('#reminders').replaceChildren(...(reminders.length ? reminders.map((r) => el('li', { 'data-id': r.id },
     el('strong', { text: r.title }), ` · ${when(r)} · ${r.place} `,
-    el('a', { href: r.icsURL, download: 'game-night.ics', text: 'Download .ics', 'aria-label': `Download ${r.title} as .ics` }),
+    el('a', { href: r.icsURL, download: 'game-night.ics', text: t('settings.reminders.download'), 'aria-label': t('settings.reminders.downloadLabel', { title: r.title }) }),
     ' ',
-    el('button', { type: 'button', class: 'secondary', text: 'Delete', 'aria-label': `Delete ${r.title}`, on: { click: () => deleteReminder(r) } }),
-  )) : [el('li', { class: 'muted', text: 'No reminders yet.' })]));
+    el('button', { type: 'button', class: 'secondary', text: t('settings.reminders.delete'), 'aria-label': t('settings.reminders.deleteLabel', { title: r.title }), on: { click: () => deleteReminder(r) } }),
+  )) : [el('li', { class: 'muted', text: t('settings.reminders.none') })]));
   scheduleAlarms(reminders);
 }
 
@@ -253,17 +286,17 @@ async function saveReminder(event) {
   const title = $('#reminder-title').value.trim();
   const place = $('#reminder-place').value.trim();
   const value = $('#reminder-start').value;
-  if (!title) { reminderStatus('Please give the reminder a title.', 'error'); return; }
-  if (!place) { reminderStatus('Please say where the game night is.', 'error'); return; }
-  if (!value) { reminderStatus('Please choose a date and time.', 'error'); $('#reminder-start').focus(); return; }
+  if (!title) { reminderStatus(t('settings.reminders.needTitle'), 'error'); return; }
+  if (!place) { reminderStatus(t('settings.reminders.needPlace'), 'error'); return; }
+  if (!value) { reminderStatus(t('settings.reminders.needTime'), 'error'); $('#reminder-start').focus(); return; }
   if (new Date(value).getTime() < Date.now() + HOUR) {
-    reminderStatus('Choose a time at least one hour from now.', 'error');
+    reminderStatus(t('settings.reminders.tooSoon'), 'error');
     $('#reminder-start').focus();
     return;
   }
   try {
     const made = await api('POST', '/api/reminders', { title, start: withOffset(value), place, ...(coordinates || {}) });
-    reminderStatus(`Reminder added: ${made.title}, ${new Date(made.startsAt).toLocaleString()}.`);
+    reminderStatus(t('settings.reminders.added', { title: made.title, when: new Date(made.startsAt).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' }) }));
     await loadReminders();
   } catch (e) { reminderStatus(e.message, 'error'); }
 }
@@ -271,7 +304,7 @@ async function saveReminder(event) {
 async function deleteReminder(reminder) {
   try {
     await api('DELETE', `/api/reminders/${encodeURIComponent(reminder.id)}`);
-    reminderStatus(`Deleted “${reminder.title}”.`);
+    reminderStatus(t('settings.reminders.deleted', { title: reminder.title }));
     await loadReminders();
   } catch (e) { reminderStatus(e.message, 'error'); }
 }
@@ -285,6 +318,11 @@ async function extras() {
   $('#reminder-place').addEventListener('input', () => { coordinates = null; });
   setEarliest();
   $('#reminder-start').value = defaultStart();
+  // The default title in the page's language (a title the player typed stays).
+  const title = $('#reminder-title');
+  title.value = t('settings.reminders.defaultTitle');
+  onLanguageChange(() => { if (!title.dataset.typed) title.value = t('settings.reminders.defaultTitle'); });
+  title.addEventListener('input', () => { title.dataset.typed = '1'; });
   await Promise.all([loadCategories(), loadReminders()]);
 }
 

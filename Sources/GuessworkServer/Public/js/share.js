@@ -4,6 +4,7 @@
 // text box with "Copy" is always shown as well: on plain HTTP a phone has neither, and the player
 // can still copy the text by hand.
 import { el } from './api.js';
+import { t } from './i18n.js';
 
 let panels = 0;
 
@@ -12,7 +13,7 @@ export function sharePanel(share) {
   const id = `share-text-${++panels}`;
   const text = share.text;
   const status = el('p', { class: 'share-status', role: 'status', 'aria-live': 'polite' });
-  const tell = (message) => { status.textContent = message; };
+  const tell = (key) => { status.textContent = t(key); };
   const box = el('textarea', {
     id, class: 'share-text', readOnly: true, rows: Math.max(3, text.split('\n').length + 1),
     spellcheck: 'false', text, on: { focus: () => box.select() },
@@ -25,7 +26,7 @@ export function sharePanel(share) {
     if (navigator.share && window.isSecureContext) {
       try {
         await navigator.share({ text });
-        tell('Shared');
+        tell('share.shared');
         return;
       } catch (e) {
         if (e.name === 'AbortError') return; // the player closed the share sheet
@@ -34,12 +35,12 @@ export function sharePanel(share) {
     if (navigator.clipboard && window.isSecureContext) {
       try {
         await navigator.clipboard.writeText(text);
-        tell('Copied');
+        tell('share.copied');
         return;
       } catch { /* not allowed here: the text box below is the way */ }
     }
     selectBox();
-    tell('Select and copy the text');
+    tell('share.selectAndCopy');
   }
 
   // The old copy command works on plain HTTP too, as long as the text is selected.
@@ -47,14 +48,14 @@ export function sharePanel(share) {
     selectBox();
     let copied = false;
     try { copied = document.execCommand('copy'); } catch { copied = false; }
-    tell(copied ? 'Copied' : 'Select and copy the text');
+    tell(copied ? 'share.copied' : 'share.selectAndCopy');
   }
 
-  return el('div', { class: 'share-panel', role: 'group', 'aria-label': 'Share your result' },
+  return el('div', { class: 'share-panel', role: 'group', 'aria-label': t('share.label'), 'data-i18n-attr': 'aria-label:share.label' },
     el('div', { class: 'row' },
-      el('button', { type: 'button', class: 'share-button', text: '📤 Share result', on: { click: shareResult } }),
-      el('button', { type: 'button', class: 'secondary copy-button', text: 'Copy', on: { click: copyBox } }),
+      el('button', { type: 'button', class: 'share-button', 'data-i18n': 'share.button', text: t('share.button'), on: { click: shareResult } }),
+      el('button', { type: 'button', class: 'secondary copy-button', 'data-i18n': 'share.copy', text: t('share.copy'), on: { click: copyBox } }),
       status),
-    el('label', { for: id, class: 'share-label', text: 'Your result, to paste anywhere:' }),
+    el('label', { for: id, class: 'share-label', 'data-i18n': 'share.textLabel', text: t('share.textLabel') }),
     box);
 }

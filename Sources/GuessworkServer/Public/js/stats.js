@@ -2,6 +2,7 @@
 // small SVG charts drawn here for the "bars" figures and each game's score history.
 import { api, boot, catalog, el, $, say } from './api.js';
 import { streakText } from './daily-words.js';
+import { t, formatNumber, onLanguageChange } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}, text) {
@@ -17,7 +18,7 @@ function barChart(title, bars, unit = '') {
   const height = 200;
   const pad = { l: 36, r: 10, t: 24, b: 30 };
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${bars.map((b) => `${b.label} ${Math.round(b.value)}${unit}`).join(', ')}` });
+  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${bars.map((b) => `${b.label} ${formatNumber(Math.round(b.value))}${unit}`).join(', ')}` });
   chart.append(svg('text', { x: pad.l, y: 14 }, title));
   const w = (width - pad.l - pad.r) / Math.max(1, bars.length);
   bars.forEach((b, i) => {
@@ -26,7 +27,7 @@ function barChart(title, bars, unit = '') {
     const y = height - pad.b - h;
     chart.append(svg('rect', { x, y, width: w * 0.7, height: Math.max(0, h), rx: 4, fill: b.colour || '#4f46e5' }));
     chart.append(svg('text', { x: x + w * 0.35, y: height - pad.b + 16, 'text-anchor': 'middle' }, b.label));
-    chart.append(svg('text', { x: x + w * 0.35, y: Math.max(pad.t + 10, y - 4), 'text-anchor': 'middle' }, `${Math.round(b.value)}${unit}`));
+    chart.append(svg('text', { x: x + w * 0.35, y: Math.max(pad.t + 10, y - 4), 'text-anchor': 'middle' }, `${formatNumber(Math.round(b.value))}${unit}`));
   });
   chart.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: height - pad.b, y2: height - pad.b, stroke: '#6b7280' }));
   return chart;
@@ -41,11 +42,11 @@ function lineChart(title, values) {
   const max = Math.max(1, ...values);
   const x = (i) => pad.l + (values.length === 1 ? 0 : (i * (width - pad.l - pad.r)) / (values.length - 1));
   const y = (v) => height - pad.b - ((v - min) * (height - pad.t - pad.b)) / (max - min || 1);
-  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${values.join(', ')}` });
+  const chart = svg('svg', { class: 'chart', viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `${title}: ${values.map((v) => formatNumber(v)).join(', ')}` });
   chart.append(svg('text', { x: pad.l, y: 14 }, title));
   chart.append(svg('line', { x1: pad.l, x2: width - pad.r, y1: y(min), y2: y(min), stroke: '#9ca3af' }));
-  chart.append(svg('text', { x: 4, y: y(max) + 4 }, String(max)));
-  chart.append(svg('text', { x: 4, y: y(min) + 4 }, String(min)));
+  chart.append(svg('text', { x: 4, y: y(max) + 4 }, formatNumber(max)));
+  chart.append(svg('text', { x: 4, y: y(min) + 4 }, formatNumber(min)));
   chart.append(svg('polyline', { points: values.map((v, i) => `${x(i)},${y(v)}`).join(' '), fill: 'none', stroke: '#4f46e5', 'stroke-width': 3 }));
   values.forEach((v, i) => chart.append(svg('circle', { cx: x(i), cy: y(v), r: 4, fill: '#be185d' })));
   return chart;
@@ -53,11 +54,11 @@ function lineChart(title, values) {
 
 // How a figure's value reads, by the format the catalog gives it.
 const FORMATS = {
-  count: (x) => String(Math.round(x)),
-  score: (x) => String(Math.round(x)),
-  percent: (x) => `${Math.round(x * 100)}%`,
-  ms: (x) => `${Math.round(x)} ms`,
-  decimal: (x) => x.toFixed(1),
+  count: (x) => formatNumber(Math.round(x)),
+  score: (x) => formatNumber(Math.round(x)),
+  percent: (x) => formatNumber(Math.round(x * 100) / 100, { style: 'percent', maximumFractionDigits: 0 }),
+  ms: (x) => t('stats.format.ms', { value: Math.round(x) }),
+  decimal: (x) => formatNumber(x, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
 };
 function formatted(format, value) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return '—';
@@ -65,7 +66,7 @@ function formatted(format, value) {
 }
 
 function figureList(pairs) {
-  return el('div', { class: 'figures' }, ...pairs.map(([k, v]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(v ?? '—') }))));
+  return el('div', { class: 'figures' }, ...pairs.map(([k, v]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: typeof v === 'number' ? formatNumber(v) : String(v ?? '—') }))));
 }
 
 // A category's or deck's title for a "byVariant" figure, or its id when the catalog lacks it.
@@ -79,9 +80,10 @@ function gamePanel(g, info) {
   const game = info.games.find((x) => x.id === g.game) || { figures: [] };
   const values = g.figures || {};
   const panel = el('section', { class: 'panel', 'aria-labelledby': `h-${g.game}` }, el('h2', { id: `h-${g.game}`, text: g.title }));
-  const pairs = [['Played', g.played], ['Best score', g.bestScore ?? '—']];
+  const pairs = [[t('stats.played'), g.played], [t('stats.bestScore'), g.bestScore ?? '—']];
   if (g.daily) {
-    pairs.push(['Daily streak', `${g.daily.current} (best ${g.daily.best})`], ['Dailies played', g.daily.played]);
+    pairs.push([t('stats.dailyStreak'), t('stats.streakValue', { current: g.daily.current, best: g.daily.best })],
+      [t('stats.dailiesPlayed'), g.daily.played]);
   }
   const charts = [];
   for (const figure of game.figures || []) {
@@ -91,14 +93,14 @@ function gamePanel(g, info) {
         charts.push(barChart(figure.label, value.map((b) => ({ label: String(b[figure.barLabel]), value: Number(b[figure.barValue]) || 0, colour: '#0369a1' }))));
       }
     } else if (figure.format === 'byVariant') {
-      for (const [id, best] of Object.entries(value || {})) pairs.push([`${figure.label}: ${variantTitle(info, game, id)}`, best]);
+      for (const [id, best] of Object.entries(value || {})) pairs.push([t('stats.byVariant', { figure: figure.label, variant: variantTitle(info, game, id) }), best]);
     } else {
       pairs.push([figure.label, formatted(figure.format, value)]);
     }
   }
   panel.append(figureList(pairs), ...charts);
-  if (g.lastScores && g.lastScores.length) panel.append(lineChart('Score history (last games)', g.lastScores));
-  else panel.append(el('p', { class: 'muted', text: 'No finished games yet.' }));
+  if (g.lastScores && g.lastScores.length) panel.append(lineChart(t('stats.scoreHistory'), g.lastScores));
+  else panel.append(el('p', { class: 'muted', text: t('stats.noGames') }));
   return panel;
 }
 
@@ -107,10 +109,10 @@ function gamePanel(g, info) {
 function dailyPanel(given) {
   const daily = given || { current: 0, best: 0 };
   return el('section', { class: 'panel', 'aria-labelledby': 'h-daily' },
-    el('h2', { id: 'h-daily', text: 'The daily set' }),
-    figureList([['Daily streak (all five)', `${daily.current} (best ${daily.best})`]]),
-    el('p', { class: 'muted' }, streakText(daily) || 'Finish all five daily puzzles on a day to start a streak.',
-      ' ', el('a', { href: 'daily.html', text: "Today's puzzles" })));
+    el('h2', { id: 'h-daily', text: t('stats.daily.title') }),
+    figureList([[t('stats.daily.streakAll'), t('stats.streakValue', { current: daily.current, best: daily.best })]]),
+    el('p', { class: 'muted' }, streakText(daily) || t('stats.daily.startStreak'),
+      ' ', el('a', { href: 'daily.html', text: t('stats.daily.today') })));
 }
 
 async function main() {
@@ -119,4 +121,8 @@ async function main() {
   $('#games').replaceChildren(dailyPanel(stats.daily), ...stats.games.map((g) => gamePanel(g, info)));
 }
 
-main().catch((e) => say(e.message, 'error'));
+// A new language: every panel again (the server writes titles and figure labels in it).
+let drawn = false;
+onLanguageChange(() => { if (drawn) return main(); });
+
+main().then(() => { drawn = true; }).catch((e) => say(e.message, 'error'));

@@ -37,3 +37,23 @@
   dark.addEventListener('change', apply);
   window.guessworkTheme = { use, get setting() { return setting; } };
 })();
+
+// The language, also before the page draws: <html lang> from the last choice of this browser
+// (or the device's language), and, for a language other than English (the pages' own text), the
+// class that keeps every [data-i18n] element invisible until js/i18n.js has translated it, so
+// that no English flashes first. A page whose scripts never run is shown after a few seconds.
+(function () {
+  const SUPPORTED = ['en', 'es', 'ru'];
+  const primary = (tag) => String(tag || '').toLowerCase().split(/[-_]/)[0];
+  let chosen = null;
+  try { chosen = localStorage.getItem('guesswork.lang'); } catch { chosen = null; }
+  if (!SUPPORTED.includes(chosen)) {
+    const tags = (navigator.languages && navigator.languages.length) ? navigator.languages : [navigator.language];
+    chosen = tags.map(primary).find((code) => SUPPORTED.includes(code)) || 'en';
+  }
+  const root = document.documentElement;
+  root.lang = chosen;
+  if (chosen === 'en') return;
+  root.classList.add('i18n-loading'); // css/app.css hides the texts while it is there
+  setTimeout(() => root.classList.remove('i18n-loading'), 4000);
+})();
