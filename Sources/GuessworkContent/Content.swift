@@ -98,6 +98,12 @@ public struct WordCategory: Sendable, Equatable, Codable {
   public let id: String
   public let title: String
   public let words: [String]
+
+  public init(id: String, title: String, words: [String]) {
+    self.id = id
+    self.title = title
+    self.words = words
+  }
 }
 
 /// A Picture Quiz deck: its items and how it looks and asks.

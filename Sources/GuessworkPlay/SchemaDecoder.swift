@@ -46,6 +46,9 @@ public enum SchemaReader {
         .object([("type", .string("object")), ("additionalProperties", Primitive.int.schema)])
       )
     }
+    if T.self == Message.self {
+      return (Message("") as! T, messageSchema)
+    }
     if let union = T.self as? any WireUnion.Type {
       var shapes: [JSONValue] = []
       var first: T?
@@ -79,6 +82,30 @@ public enum SchemaReader {
           "\(T.self) refused placeholder values (\(error)); is one of its enums not CaseIterable?")
     }
   }
+
+  /// A message of the catalogs: its key, and its arguments (numbers or texts) by name.
+  static let messageSchema: JSONValue = .object([
+    ("type", .string("object")),
+    (
+      "properties",
+      .object([
+        ("key", Primitive.string.schema),
+        (
+          "args",
+          .object([
+            ("type", .string("object")),
+            (
+              "additionalProperties",
+              .object([
+                ("type", .array([.string("integer"), .string("number"), .string("string")]))
+              ])
+            ),
+          ])
+        ),
+      ])
+    ),
+    ("required", .array([.string("key")])),
+  ])
 
   private static func cases<C: CaseIterable>(of type: C.Type) -> (Any?, [String]) {
     let all = Array(type.allCases)

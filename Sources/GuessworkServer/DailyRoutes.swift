@@ -229,15 +229,27 @@ extension API {
     let day = try day(request.uri.queryParameters.get("date").map { String($0) }, today: today)
     let period = request.uri.queryParameters.get("period").map { String($0) } ?? "day"
     let periods = DailyCalendar.periods(of: day)
+    let words = GuessworkContent.Catalog.of(request.language)
     let (key, title): (String, String) =
       switch period {
-      case "day": (periods.day, "\(engine.title) #\(DailyCalendar.number(day))")
+      case "day":
+        (
+          periods.day,
+          words(
+            "daily.board.day",
+            ["game": .key(engine.title.key), "number": .text("\(DailyCalendar.number(day))")])
+        )
       case "week":
         (
           periods.week,
-          "Week of \(DailyCalendar.date(DailyCalendar.monday(ofWeek: DailyCalendar.week(day))))"
+          words(
+            "daily.board.week",
+            [
+              "date": .text(
+                DailyCalendar.date(DailyCalendar.monday(ofWeek: DailyCalendar.week(day))))
+            ])
         )
-      case "all": (periods.allTime, "All time")
+      case "all": (periods.allTime, words("daily.board.all"))
       default:
         throw APIError(.badRequest, "invalid-period", "error.invalidPeriod")
       }

@@ -1,4 +1,5 @@
 public import Foundation
+import GuessworkContent
 import GuessworkCore
 public import GuessworkPlay
 
@@ -102,12 +103,12 @@ public enum OpenAPIDocument {
     let name = prefix(engine.kind)
     let wire = try WireSchemas(engine.gameType)
     return [
-      name + "Settings": settingsSchema(engine.entry.settings),
+      name + "Settings": settingsSchema(engine.entry.rendered(.of(.en)).settings),
       name + "Action": foundation(wire.action, closed: true),
       name + "Event": foundation(wire.event, closed: true),
       name + "View": foundation(wire.view, closed: true),
       name + "Summary": foundation(wire.summary, closed: true),
-      name + "Figures": figuresSchema(engine.entry.figures),
+      name + "Figures": figuresSchema(engine.entry.rendered(.of(.en)).figures),
     ]
   }
 

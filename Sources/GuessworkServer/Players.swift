@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkContent
 import GuessworkCore
 import GuessworkPlay
 import GuessworkStore
@@ -124,6 +125,9 @@ struct Preferences: Codable, Equatable, Sendable {
   /// The language the pages speak: one chosen in settings, or `auto` for the browser's own.
   enum LanguageChoice: String, Codable, Sendable, CaseIterable {
     case auto, en, es, ru
+
+    /// The language chosen; nil for `auto` (the browser's own).
+    var spoken: Language? { Language(rawValue: rawValue) }
   }
   var language: LanguageChoice = .auto
 

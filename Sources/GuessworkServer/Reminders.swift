@@ -22,7 +22,6 @@ enum ReminderRules {
     }
   }
   static let perPlayer = 100
-  static let defaultTitle = "Game night"
   /// The start must be at least this far ahead (one hour), in milliseconds.
   static let minimumLead: Int64 = 3_600_000
   /// ... and at most this far (five years).
@@ -109,7 +108,9 @@ enum ReminderRules {
 /// iCalendar (RFC 5545) text: CRLF line ends, TEXT values escaped, lines folded at 75 octets.
 enum ICalendar {
   /// A calendar with one event and a display alarm one hour before it.
-  static func event(_ reminder: ReminderRecord, stamp: Int64) -> String {
+  static func event(
+    _ reminder: ReminderRecord, stamp: Int64, in catalog: Catalog = Catalog.of(.en)
+  ) -> String {
     let end = reminder.startsAt + 3 * 3_600_000
     var lines = [
       "BEGIN:VCALENDAR",
@@ -129,10 +130,10 @@ enum ICalendar {
       lines.append("GEO:\(String(format: "%.6f", lat));\(String(format: "%.6f", lon))")
     }
     lines += [
-      "DESCRIPTION:\(escape("Guesswork game night at \(reminder.place)."))",
+      "DESCRIPTION:\(escape(catalog("reminder.description", ["place": .text(reminder.place)])))",
       "BEGIN:VALARM",
       "ACTION:DISPLAY",
-      "DESCRIPTION:\(escape("\(reminder.title) starts in one hour"))",
+      "DESCRIPTION:\(escape(catalog("reminder.alarm", ["title": .text(reminder.title)])))",
       "TRIGGER;RELATED=START:-PT1H",
       "END:VALARM",
       "END:VEVENT",
@@ -246,7 +247,10 @@ extension API {
         ],
         body: .init(
           byteBuffer: ByteBuffer(
-            string: ICalendar.event(record, stamp: record.createdAt))))
+            string: ICalendar.event(
+              record, stamp: record.createdAt,
+              in: GuessworkContent.Catalog.of(
+                PlayerView(player).preferences.language.spoken ?? request.language)))))
     }
     router.delete("/api/reminders/{id}") { request, context in
       let player = try await identity.requirePlayer(of: request)
@@ -262,8 +266,9 @@ extension API {
   private func createReminder(_ request: Request) async throws -> Response {
     let player = try await identity.requirePlayer(of: request)
     let input = try JSONDecoder().decode(NewReminder.self, from: try await body(of: request))
+    let language = PlayerView(player).preferences.language.spoken ?? request.language
     let title = try ReminderRules.clean(
-      input.title ?? ReminderRules.defaultTitle,
+      input.title ?? GuessworkContent.Catalog.of(language)("reminder.defaultTitle"),
       StoredText(field: "title", characters: ReminderRules.titleLimit))
     let place = try ReminderRules.clean(
       input.place ?? City.fallback.name,

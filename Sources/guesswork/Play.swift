@@ -132,7 +132,7 @@ struct Play: AsyncParsableCommand {
     do {
       setup = try makeSetup(engine)
     } catch {
-      throw PlayFlow.invalid(error.message)
+      throw PlayFlow.invalid(error.said)
     }
     try await PlayFlow(common: common).run(setup)
   }
@@ -202,7 +202,7 @@ struct Play: AsyncParsableCommand {
       return ChosenContent.none
     case .words:
       guard let category else { return nil }
-      guard let found = ContentLibrary.bundled.category(category) else {
+      guard let found = Speech.category(category) else {
         throw TerminalError(
           "category must be one of "
             + ContentLibrary.bundled.categories.map(\.id).joined(separator: ", "))
@@ -279,6 +279,7 @@ struct PlayFlow {
   /// The decks whose pictures are emoji (a deck of photos needs a browser).
   static var emojiDecks: [Deck] {
     ContentLibrary.bundled.decks.filter { $0.playableItems.count >= 2 }
+      .map { $0.localized(Speech.catalog.language) }
   }
 
   /// An invalid setting: its message on stderr and exit status 64 (EX_USAGE).
@@ -326,7 +327,7 @@ struct PlayFlow {
         let screens = terminalScreens
         guard
           let index = runner.pick(
-            title: "Guesswork", subtitle: "Pick a game:",
+            title: "Guesswork", subtitle: Speech.say("terminal.pick.game"),
             items: screens.map { screen in
               Play.engines[screen.kind].map { Speech.say($0.title) } ?? screen.kind.rawValue
             })
@@ -363,7 +364,7 @@ struct PlayFlow {
     if let share = recorder.shareText { print(share + "\n") }
     if choice == .interrupted { throw ExitCode(130) }
     if recorder.player != nil {
-      print("Thanks for playing! `guesswork stats` shows your statistics.")
+      print(Speech.say("terminal.thanks"))
     }
   }
 
@@ -383,9 +384,12 @@ struct PlayFlow {
       $0.kind == engine.kind.rawValue
     }) {
       throw Self.refuse(
-        "you have already played today's \(engine.title) (#\(number))"
-          + (played.score.map { ": score \($0)" } ?? "")
-          + ". Only the first attempt counts; a new puzzle comes at 00:00 UTC.",
+        Speech.say(
+          played.score == nil ? "terminal.dailyPlayed" : "terminal.dailyPlayedScore",
+          [
+            "game": .key(engine.title.key), "number": .text("\(number)"),
+            "score": .int(played.score ?? 0),
+          ]),
         recorder: recorder)
     }
     let puzzle = try await DailySet(store: store, engines: Play.engines).puzzle(engine, day: day)
@@ -393,7 +397,7 @@ struct PlayFlow {
     switch puzzle.content {
     case .none: content = .none
     case .words(_, let category):
-      guard let found = ContentLibrary.bundled.category(category) else {
+      guard let found = Speech.category(category) else {
         throw Self.refuse("no category \(category)", recorder: recorder)
       }
       content = .category(found)
@@ -437,8 +441,8 @@ struct PlayFlow {
     } catch {
       // Settings were checked before; a deck picked in the menu may still be too small.
       runner.show { canvas in
-        canvas.paragraph(error.message, .fg(.bad, bold: true))
-        canvas.add("Press any key.", .dim)
+        canvas.paragraph(error.said, .fg(.bad, bold: true))
+        canvas.add(Speech.say("terminal.pressAnyKey"), .dim)
       }
       while runner.terminal.readKey(timeoutMs: 250) == nil {}
       return (.menu, setup)
@@ -463,15 +467,16 @@ struct PlayFlow {
     case .none:
       return ChosenContent.none
     case .words:
-      let categories = ContentLibrary.bundled.categories
+      let categories = Speech.categories
       return runner.pick(
-        title: Speech.say(engine.title), subtitle: "Pick a category:",
+        title: Speech.say(engine.title), subtitle: Speech.say("terminal.pick.category"),
         items: categories.map(\.title)
       ).map { .category(categories[$0]) }
     case .deck:
       let decks = Self.emojiDecks
       return runner.pick(
-        title: Speech.say(engine.title), subtitle: "Pick a deck:", items: decks.map(\.title)
+        title: Speech.say(engine.title), subtitle: Speech.say("terminal.pick.deck"),
+        items: decks.map(\.title)
       )
       .map { .deck(decks[$0]) }
     }

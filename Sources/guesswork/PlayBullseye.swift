@@ -1,3 +1,4 @@
+import Foundation
 import GuessworkCore
 import GuessworkPlay
 
@@ -19,10 +20,8 @@ final class BullseyeScreen: GameScreen {
 
   var controls: String {
     session.game.settings.freePlay
-      ? "R/G/B or ↑/↓: channel · ←/→ (Shift, PgUp/PgDn: ×16) or digits: value · Enter: check · "
-        + "N: new colour · F: finish · Q: quit"
-      : "R/G/B or ↑/↓: channel · ←/→ (Shift, PgUp/PgDn: ×16) or digits: value · "
-        + "Enter: check / next · Q: quit"
+      ? Speech.say("terminal.bullseye.controls.freePlay")
+      : Speech.say("terminal.bullseye.controls")
   }
 
   init(session: LocalSession<BullseyeGame>, content: ChosenContent) {
@@ -82,10 +81,11 @@ final class BullseyeScreen: GameScreen {
 
   func draw(_ canvas: inout Canvas, at now: Instant) {
     let view = session.game.view(at: now)
-    let progress =
-      view.rounds.map { "Round \(view.round) of \($0)" } ?? "Free play, colour \(view.round)"
-    canvas.add("Bullseye", .fg(.accent, bold: true))
-    canvas.add("\(progress)   Score \(view.score)", .bold)
+    let progress = Speech.say(
+      view.rounds == nil ? "terminal.bullseye.progress.freePlay" : "terminal.bullseye.progress",
+      ["round": .int(view.round), "rounds": .int(view.rounds ?? 0), "score": .int(view.score)])
+    canvas.add(Speech.say(BullseyeGame.title), .fg(.accent, bold: true))
+    canvas.add(progress, .bold)
     canvas.blank()
     if view.isOver {
       drawEnd(&canvas, view)
@@ -97,10 +97,13 @@ final class BullseyeScreen: GameScreen {
     let target = scored?.target.map { RGB(r: $0.r, g: $0.g, b: $0.b) } ?? session.game.target
     swatches(
       &canvas, target: target, guess: shownGuess,
-      targetLabel: scored?.target?.hex ?? "target", guessLabel: shownGuess.hex)
+      targetLabel: scored?.target?.hex ?? Speech.say("terminal.bullseye.target"),
+      guessLabel: shownGuess.hex)
     canvas.blank()
     if scored == nil {
-      let names = ["Red  ", "Green", "Blue "]
+      let names = ["terminal.bullseye.red", "terminal.bullseye.green", "terminal.bullseye.blue"]
+        .map { Speech.say($0) }
+        .map { $0.padding(toLength: 6, withPad: " ", startingAt: 0) }
       let tints = [Tint(220, 60, 60), Tint(60, 190, 80), Tint(70, 130, 230)]
       for index in 0..<3 {
         let value = values[index]
@@ -119,11 +122,18 @@ final class BullseyeScreen: GameScreen {
       canvas.blank()
     }
     canvas.paragraph(Speech.say(view.message), scored == nil ? .plain : .bold)
+    if let scored { canvas.add(Speech.say(scored.meaning)) }
     if let result = view.result, view.freePlay {
-      canvas.add("Last check: \(result.score) points, ΔE \(result.deltaEText) (\(result.meaning))")
+      canvas.add(
+        Speech.say(
+          "terminal.bullseye.lastCheck",
+          [
+            "score": .int(result.score), "deltaE": .decimal(result.deltaE),
+            "meaning": .key(result.meaning.key),
+          ]))
     }
     if let revealed = view.revealed, view.freePlay {
-      canvas.add("The colour you left was \(revealed.target.hex).", .dim)
+      canvas.add(Speech.say("terminal.bullseye.left", ["hex": .text(revealed.target.hex)]), .dim)
     }
   }
 
@@ -148,7 +158,7 @@ final class BullseyeScreen: GameScreen {
         ])
       }
     } else {
-      canvas.add("(colours need a colour terminal: unset NO_COLOR)")
+      canvas.add(Speech.say("terminal.bullseye.noColour"))
     }
     canvas.add(centred(targetLabel) + "  " + centred(guessLabel), .dim)
   }
@@ -157,7 +167,10 @@ final class BullseyeScreen: GameScreen {
     canvas.paragraph(Speech.say(view.message), .fg(.accent, bold: true))
     canvas.blank()
     for round in view.history ?? [] {
-      var spans = [Span(text: "Round \(round.round): ", style: .bold)]
+      var spans = [
+        Span(
+          text: Speech.say("terminal.bullseye.round", ["round": .int(round.round)]), style: .bold)
+      ]
       if canvas.colour, let target = round.target {
         spans.append(
           Span(text: "    ", style: .bg(Tint(red: target.r, green: target.g, blue: target.b))))
@@ -170,15 +183,22 @@ final class BullseyeScreen: GameScreen {
       }
       spans.append(
         Span(
-          text:
-            "\(round.target?.hex ?? "") vs \(round.guess.hex)  \(round.score) points, "
-            + "ΔE \(round.deltaEText) (\(round.meaning))", style: .plain))
+          text: Speech.say(
+            "terminal.bullseye.roundResult",
+            [
+              "target": .text(round.target?.hex ?? ""), "guess": .text(round.guess.hex),
+              "score": .int(round.score), "deltaE": .decimal(round.deltaE),
+              "meaning": .key(round.meaning.key),
+            ]), style: .plain))
       canvas.add(spans)
     }
     let summary = session.game.summary
     canvas.blank()
-    canvas.add("Average \(summary.average) · best round \(summary.bestRoundScore ?? 0)")
-    canvas.add("Seed \(session.seed)", .dim)
+    canvas.add(
+      Speech.say(
+        "terminal.bullseye.average",
+        ["average": .decimal(summary.average), "best": .int(summary.bestRoundScore ?? 0)]))
+    canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
   }
 }
 

@@ -9,7 +9,7 @@ final class ColorMatchScreen: GameScreen {
   let session: LocalSession<ColorMatchGame>
   let isTimed = true
   let quitAction: ColorMatchGame.Action? = .quit
-  let controls = "← or N: No · → or Y: Yes · Q: quit"
+  var controls: String { Speech.say("terminal.colorMatch.controls") }
   /// The trial on screen and when it was drawn.
   private var shownTrial = 0
   private var shownAt = ContinuousClock.now
@@ -36,13 +36,16 @@ final class ColorMatchScreen: GameScreen {
 
   func draw(_ canvas: inout Canvas, at now: Instant) {
     let view = session.game.view(at: now)
-    canvas.add("Color Match", .fg(.accent, bold: true))
+    canvas.add(Speech.say(ColorMatchGame.title), .fg(.accent, bold: true))
     canvas.add(
-      "⏱ \(view.clock)   Score \(view.score)   Streak \(view.streak)", .bold, volatile: true)
+      Speech.say(
+        "terminal.colorMatch.status",
+        ["clock": .text(view.clock), "score": .int(view.score), "streak": .int(view.streak)]),
+      .bold, volatile: true)
     canvas.blank()
     switch view.phase {
     case .countdown:
-      canvas.add("Does the top word's MEANING match the bottom word's INK?")
+      canvas.add(Speech.say("terminal.colorMatch.askLoud"))
       canvas.blank()
       let number = String(view.countdownSeconds ?? 1)
       if let big = BigText.lines(number, width: canvas.width) {
@@ -61,18 +64,19 @@ final class ColorMatchScreen: GameScreen {
         card(&canvas, bottom, label: "ink")
       }
       canvas.blank()
-      canvas.add("Does the top word's meaning match the bottom word's ink?")
+      canvas.add(Speech.say("terminal.colorMatch.ask"))
       canvas.add([
-        Span(text: " ← No ", style: .fg(.bad, bold: true)),
+        Span(text: Speech.say("terminal.colorMatch.no"), style: .fg(.bad, bold: true)),
         Span(text: "      ", style: .plain),
-        Span(text: " Yes → ", style: .fg(.good, bold: true)),
+        Span(text: Speech.say("terminal.colorMatch.yes"), style: .fg(.good, bold: true)),
       ])
     case .feedback:
       let correct = view.lastAnswer?.correct ?? false
       let mark = view.lastAnswer?.mark ?? ""
       canvas.blank()
       canvas.add(
-        "  \(mark)  \(correct ? "Right" : "Wrong")  ", .fg(correct ? .good : .bad, bold: true))
+        "  \(mark)  \(Speech.say(correct ? "terminal.colorMatch.right" : "terminal.colorMatch.wrong"))  ",
+        .fg(correct ? .good : .bad, bold: true))
       canvas.blank()
     case .over:
       drawReport(&canvas, view)
@@ -90,8 +94,12 @@ final class ColorMatchScreen: GameScreen {
     guard canvas.colour, let ink = Tint(hex: card.ink), let paper = Tint(hex: card.background)
     else {
       let inkName =
-        ColorMatchGame.Colour.allCases.first { $0.hex == card.ink }?.rawValue ?? "neutral"
-      canvas.add("[\(text)]  \(label == "ink" ? "(ink: \(inkName))" : "")")
+        ColorMatchGame.Colour.allCases.first { $0.hex == card.ink }.map { Speech.say($0.word) }
+        ?? "–"
+      canvas.add(
+        "[\(text)]  "
+          + (label == "ink"
+            ? Speech.say("terminal.colorMatch.ink", ["ink": .text(inkName.lowercased())]) : ""))
       return
     }
     let blank = String(repeating: " ", count: inner)
@@ -102,23 +110,36 @@ final class ColorMatchScreen: GameScreen {
 
   private func drawReport(_ canvas: inout Canvas, _ view: ColorMatchGame.View) {
     let report = view.report ?? session.game.summary
-    canvas.add(view.endReason == .quit ? "You quit the round." : "Time's up!", .bold)
+    canvas.add(
+      Speech.say(
+        view.endReason == .quit ? "terminal.colorMatch.quit" : "terminal.colorMatch.timeUp"),
+      .bold)
     canvas.blank()
-    canvas.add("Score: \(report.score)", .fg(.accent, bold: true))
     canvas.add(
-      "Trials: \(report.trials)   Correct: \(report.correct)   Accuracy: "
-        + "\(Int((report.accuracy * 100).rounded()))%   Best streak: \(report.bestStreak)")
-    func ms(_ value: Double?) -> String { value.map { "\(Int($0.rounded())) ms" } ?? "–" }
-    canvas.add("Mean reaction, congruent: \(ms(report.meanReactionMsCongruent))")
-    canvas.add("Mean reaction, incongruent: \(ms(report.meanReactionMsIncongruent))")
+      Speech.say("terminal.score", ["score": .int(report.score)]), .fg(.accent, bold: true))
     canvas.add(
-      "Interference effect: "
-        + (report.interferenceMs.map { "\(Int($0.rounded())) ms" } ?? "–"), .bold)
+      Speech.say(
+        "terminal.colorMatch.counts",
+        [
+          "trials": .int(report.trials), "correct": .int(report.correct),
+          "accuracy": .int(Int((report.accuracy * 100).rounded())),
+          "streak": .int(report.bestStreak),
+        ]))
+    func ms(_ value: Double?) -> Message.Argument {
+      .text(
+        value.map { Speech.say("terminal.colorMatch.ms", ["ms": .int(Int($0.rounded()))]) } ?? "–")
+    }
+    canvas.add(
+      Speech.say("terminal.colorMatch.congruent", ["time": ms(report.meanReactionMsCongruent)]))
+    canvas.add(
+      Speech.say("terminal.colorMatch.incongruent", ["time": ms(report.meanReactionMsIncongruent)]))
+    canvas.add(
+      Speech.say("terminal.colorMatch.interference", ["time": ms(report.interferenceMs)]), .bold)
     if !report.trialRecords.isEmpty {
       canvas.blank()
       let marks = report.trialRecords.suffix(30).map { $0.correct ? "✓" : "✗" }.joined()
       canvas.add(marks)
     }
-    canvas.add("Seed \(session.seed)", .dim)
+    canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
   }
 }

@@ -9,7 +9,7 @@ final class GuessOrPassScreen: GameScreen {
   let categoryTitle: String
   let isTimed = true
   let quitAction: GuessOrPassGame.Action? = .end
-  let controls = "→ or Space: guessed · ←: pass · Q: end the round"
+  var controls: String { Speech.say("terminal.guessOrPass.controls") }
 
   init(session: LocalSession<GuessOrPassGame>, content: ChosenContent) {
     self.session = session
@@ -26,12 +26,13 @@ final class GuessOrPassScreen: GameScreen {
 
   func draw(_ canvas: inout Canvas, at now: Instant) {
     let view = session.game.view(at: now)
-    canvas.add("Guess or Pass · \(categoryTitle)", .fg(.accent, bold: true))
+    canvas.add(
+      Speech.say(GuessOrPassGame.title) + " · \(categoryTitle)", .fg(.accent, bold: true))
     switch view.phase {
     case .countdown:
       canvas.blank()
-      canvas.add("Hold the screen where only you can't see it… or pass it round!")
-      canvas.add("Starting in", .dim)
+      canvas.add(Speech.say("terminal.guessOrPass.hold"))
+      canvas.add(Speech.say("terminal.guessOrPass.starting"), .dim)
       let number = String(view.countdownSeconds ?? 1)
       if let big = BigText.lines(number, width: canvas.width) {
         for row in big { canvas.add(row, .fg(.accent)) }
@@ -41,13 +42,21 @@ final class GuessOrPassScreen: GameScreen {
     case .playing:
       let warning = view.lastTenSeconds
       canvas.add(
-        "Time left: \(view.secondsLeft ?? 0) s   Guessed \(view.score)   Passed \(view.passedCount)",
+        Speech.say(
+          "terminal.guessOrPass.status",
+          [
+            "seconds": .int(view.secondsLeft ?? 0), "score": .int(view.score),
+            "passed": .int(view.passedCount),
+          ]),
         warning ? .fg(.bad, bold: true) : .bold, volatile: true)
       timerBar(&canvas, view)
       canvas.blank()
       if let flash = view.lastResult {
         canvas.add(
-          flash == .guessed ? "✓ guessed" : "✗ passed", .fg(flash == .guessed ? .good : .bad))
+          Speech.say(
+            flash == .guessed
+              ? "terminal.guessOrPass.flash.guessed" : "terminal.guessOrPass.flash.passed"),
+          .fg(flash == .guessed ? .good : .bad))
       } else {
         canvas.blank()
       }
@@ -66,10 +75,19 @@ final class GuessOrPassScreen: GameScreen {
       canvas.blank()
       let guessed = view.guessed ?? []
       let passed = view.passed ?? []
-      canvas.paragraph("Guessed: " + (guessed.isEmpty ? "none" : guessed.joined(separator: ", ")))
-      canvas.paragraph("Passed: " + (passed.isEmpty ? "none" : passed.joined(separator: ", ")))
-      if let missed = view.missed { canvas.add("On screen at the end: \(missed)", .dim) }
-      canvas.add("Seed \(session.seed)", .dim)
+      let none = Speech.say("terminal.guessOrPass.none")
+      canvas.paragraph(
+        Speech.say(
+          "terminal.guessOrPass.guessed",
+          ["list": .text(guessed.isEmpty ? none : guessed.joined(separator: ", "))]))
+      canvas.paragraph(
+        Speech.say(
+          "terminal.guessOrPass.passed",
+          ["list": .text(passed.isEmpty ? none : passed.joined(separator: ", "))]))
+      if let missed = view.missed {
+        canvas.add(Speech.say("terminal.guessOrPass.missed", ["word": .text(missed)]), .dim)
+      }
+      canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
     }
   }
 

@@ -8,7 +8,7 @@ final class NumberScreen: GameScreen {
   let session: LocalSession<NumberGame>
   let isTimed = false
   let quitAction: NumberGame.Action? = nil
-  let controls = "0–9: type · Backspace: delete · Enter: guess · Q: quit"
+  var controls: String { Speech.say("terminal.number.controls") }
 
   init(session: LocalSession<NumberGame>, content: ChosenContent) {
     self.session = session
@@ -26,7 +26,7 @@ final class NumberScreen: GameScreen {
 
   func draw(_ canvas: inout Canvas, at now: Instant) {
     let view = session.game.view(at: now)
-    canvas.add("Guess the Number", .fg(.accent, bold: true))
+    canvas.add(Speech.say(NumberGame.title), .fg(.accent, bold: true))
     canvas.blank()
     if view.isOver {
       drawEnd(&canvas, view)
@@ -52,9 +52,13 @@ final class NumberScreen: GameScreen {
     if !view.guesses.isEmpty {
       canvas.blank()
       canvas.add(
-        "Guesses: "
-          + view.guesses.map { "\($0.number)\($0.hint == .higher ? "↑" : "↓")" }
-          .joined(separator: "  "), .dim)
+        Speech.say(
+          "terminal.number.guesses",
+          [
+            "list": .text(
+              view.guesses.map { "\($0.number)\($0.hint == .higher ? "↑" : "↓")" }
+                .joined(separator: "  "))
+          ]), .dim)
     }
   }
 
@@ -87,23 +91,27 @@ final class NumberScreen: GameScreen {
       for row in big { canvas.add(row, .fg(summary.won ? .good : .bad)) }
     }
     canvas.blank()
-    canvas.add("Score: \(summary.score)", .bold)
+    canvas.add(Speech.say("terminal.score", ["score": .int(summary.score)]), .bold)
     canvas.blank()
-    canvas.add("Your guesses (✔ halved the range known then):", .dim)
+    canvas.add(Speech.say("terminal.number.yourGuesses"), .dim)
     for guess in summary.guesses {
       let hint =
         switch guess.hint {
-        case .higher: "higher"
-        case .lower: "lower"
-        case .correct: "right!"
+        case .higher: "terminal.number.higher"
+        case .lower: "terminal.number.lower"
+        case .correct: "terminal.number.right"
         }
       canvas.add(
-        "\(guess.halved ? "✔" : " ") \(guess.number) in \(guess.knownLow)–\(guess.knownHigh): \(hint)"
-      )
+        Speech.say(
+          "terminal.number.guess",
+          [
+            "mark": .text(guess.halved ? "✔" : " "), "number": .int(guess.number),
+            "low": .int(guess.knownLow), "high": .int(guess.knownHigh), "hint": .key(hint),
+          ]))
     }
     canvas.blank()
     canvas.paragraph(Speech.say(summary.strategy))
     canvas.blank()
-    canvas.add("Seed \(session.seed)", .dim)
+    canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
   }
 }

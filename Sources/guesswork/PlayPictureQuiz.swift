@@ -14,7 +14,8 @@ final class PictureQuizScreen: GameScreen {
 
   var controls: String {
     session.game.view(at: .zero).phase == .answered
-      ? "Enter: continue · Q: quit" : "1–\(session.game.settings.choices): choose · Q: quit"
+      ? Speech.say("terminal.pictureQuiz.controls.next")
+      : Speech.say("terminal.pictureQuiz.controls", ["count": .int(session.game.settings.choices)])
   }
 
   init(session: LocalSession<PictureQuizGame>, content: ChosenContent) {
@@ -40,7 +41,13 @@ final class PictureQuizScreen: GameScreen {
   func draw(_ canvas: inout Canvas, at now: Instant) {
     let view = session.game.view(at: now)
     canvas.add(deck.title, .fg(.accent, bold: true))
-    canvas.add("Question \(view.questionNumber) of \(view.questions)   Score \(view.score)", .bold)
+    canvas.add(
+      Speech.say(
+        "terminal.pictureQuiz.progress",
+        [
+          "number": .int(view.questionNumber), "count": .int(view.questions),
+          "score": .int(view.score),
+        ]), .bold)
     canvas.blank()
     let question = deck.question
       .replacingOccurrences(of: "Tap", with: "Choose")
@@ -65,28 +72,29 @@ final class PictureQuizScreen: GameScreen {
     canvas.add(numbers)
     canvas.blank()
     if let answer = view.answer {
-      let title =
-        answer.correct
-        ? "Correct"
-        : "Wrong! That's \(deck.noun.isEmpty ? "" : deck.noun + " ")\(answer.chosenName)."
-      canvas.add(title, .fg(answer.correct ? .good : .bad, bold: true))
+      canvas.add(Speech.say(answer.title), .fg(answer.correct ? .good : .bad, bold: true))
       if let message = view.message { canvas.paragraph(Speech.say(message)) }
     }
     if view.isOver {
       let missed = view.missed ?? []
       canvas.blank()
       if missed.isEmpty {
-        canvas.add("No misses!", .fg(.good))
+        canvas.add(Speech.say("terminal.pictureQuiz.noMisses"), .fg(.good))
       } else {
-        canvas.add("Missed:", .bold)
+        canvas.add(Speech.say("terminal.pictureQuiz.missed"), .bold)
         for miss in missed {
           canvas.add(
-            "Q\(miss.questionNumber): \(miss.answerName) was \(miss.answerId) "
-              + "(you chose \(miss.chosenName) \(miss.chosenId))")
+            Speech.say(
+              "terminal.pictureQuiz.miss",
+              [
+                "number": .int(miss.questionNumber), "answer": .text(miss.answerName),
+                "answerPicture": .text(miss.answerId), "chosen": .text(miss.chosenName),
+                "chosenPicture": .text(miss.chosenId),
+              ]))
         }
       }
       canvas.add(deck.credit, .dim)
-      canvas.add("Seed \(session.seed)", .dim)
+      canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
     }
   }
 

@@ -61,8 +61,12 @@ final class Runner {
     let size = terminal.size
     var canvas = Canvas(width: size.columns, height: size.rows, colour: false)
     for line in wrap(
-      "Terminal too small: \(size.columns)×\(size.rows). Guesswork needs at least "
-        + "\(minimumColumns)×\(minimumRows). Enlarge the window, or press Q to quit.",
+      Speech.say(
+        "terminal.tooSmall",
+        [
+          "columns": .text("\(size.columns)"), "rows": .text("\(size.rows)"),
+          "minColumns": .text("\(minimumColumns)"), "minRows": .text("\(minimumRows)"),
+        ]),
       width: max(10, size.columns - 2))
     {
       canvas.add(line, .bold)
@@ -97,7 +101,7 @@ final class Runner {
         canvas.blank()
         canvas.paragraph(
           screen.session.isOver
-            ? "Enter: play again · M: menu · Q: quit" + (recordedLine.map { " · " + $0 } ?? "")
+            ? Speech.say("terminal.afterGame") + (recordedLine.map { " · " + $0 } ?? "")
             : screen.controls, .dim)
       }
       let timeout: Int32 = screen.isTimed && !screen.session.isOver ? 50 : 250
@@ -134,7 +138,7 @@ final class Runner {
 
   /// Says where the game went.
   private var recordedLine: String? {
-    recorder.player == nil ? "not counted in statistics" : nil
+    recorder.player == nil ? Speech.say("terminal.notCounted") : nil
   }
 
   /// A list to pick from with ↑/↓ and Enter, or the item's number; nil when the player leaves.

@@ -171,15 +171,16 @@ struct TerminalError: Error, CustomStringConvertible {
 }
 
 extension Error {
-  /// A refusal's or setting error's own words; anything else described.
-  var message: String {
-    if let refusal = self as? Refusal { return refusal.message }
-    if let setting = self as? SettingError { return setting.message }
+  /// A refusal's or setting error's own words, in the terminal's language; anything else
+  /// described.
+  var said: String {
+    if let refusal = self as? Refusal { return Speech.say(refusal.reason) }
+    if let setting = self as? SettingError { return Speech.say(setting.message) }
     if let error = self as? PlayError {
       switch error {
-      case .gameOver: return Refusal.gameOver.message
-      case .refused(let refusal): return refusal.message
-      case .invalidSetting(let setting): return setting.message
+      case .gameOver: return Speech.say(Refusal.gameOver.reason)
+      case .refused(let refusal): return Speech.say(refusal.reason)
+      case .invalidSetting(let setting): return Speech.say(setting.message)
       }
     }
     return "\(self)"

@@ -15,7 +15,8 @@ struct Serve: AsyncParsableCommand {
       Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
       GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST, GUESSWORK_HTTPS=1, \
-      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE.
+      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE, \
+      GUESSWORK_PUBLIC_DIR and GUESSWORK_I18N_DIR (pages and catalogs from folders).
       With --https it serves HTTPS with a certificate it makes once for this machine's names and \
       addresses (kept in <data dir>/tls); a phone trusts it by installing the certificate \
       authority offered at /guesswork-ca.crt (README: "Playing on phones").

@@ -26,6 +26,17 @@ enum Speech {
     messages.map(catalog.render).joined(separator: " ")
   }
 
+  /// A built-in category in the terminal's language: its title and its words.
+  static func category(_ id: String) -> WordCategory? {
+    guard ContentLibrary.bundled.category(id) != nil else { return nil }
+    return WordCategory(
+      id: id, title: catalog("category.\(id)"),
+      words: ContentLibrary.bundled.words(category: id, in: catalog.language))
+  }
+
+  /// The built-in categories in the terminal's language.
+  static var categories: [WordCategory] { ContentLibrary.categoryIDs.compactMap(category) }
+
   /// A key in words.
   static func say(_ key: String, _ args: [String: Message.Argument] = [:]) -> String {
     catalog(key, args)

@@ -57,7 +57,8 @@ struct Stats: AsyncParsableCommand {
     if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys]
-      print(String(decoding: try encoder.encode(statistics), as: UTF8.self))
+      print(
+        String(decoding: try encoder.encode(statistics.rendered(Speech.catalog)), as: UTF8.self))
       return
     }
     let colour =

@@ -106,7 +106,9 @@ struct CatalogTests {
       if key.hasPrefix("setting.invalid.") { written.append(String(key.dropFirst(16))) }
       if key.hasPrefix("error.notFound.") { written.append("notFound(\"\(key.dropFirst(15))\")") }
       let used = written.contains { name in
-        ["\"\(name)\"", "'\(name)'", "`\(name)`", "notFound("].contains { wrap in
+        // data-i18n-attr="aria-label:key;title:key" names keys after a colon.
+        ["\"\(name)\"", "'\(name)'", "`\(name)`", ":\(name)\"", ":\(name);", "notFound("].contains {
+          wrap in
           wrap == "notFound("
             ? name.hasPrefix("notFound(") && Self.sources.contains(name)
             : Self.sources.contains(wrap)

@@ -25,6 +25,7 @@ from referencing.jsonschema import DRAFT202012
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "support"))
 from server import ROOT, Client, Server  # noqa: E402
+from catalog import said  # noqa: E402
 
 DOC_PATH = os.path.join(ROOT, "docs", "openapi.json")
 with open(DOC_PATH, encoding="utf-8") as f:
@@ -264,10 +265,10 @@ def test_players_profile_and_avatar(server):
         assert status == 400, (bad, status, payload)
     status, _, payload = client.request("PATCH", "/api/me", {"name": "Bo", "preferences": {"inputMode": "swipes"}})
     assert status == 200 and payload["name"] == "Bo"
-    assert payload["preferences"] == {"inputMode": "swipes", "sound": True, "theme": "system"}
+    assert payload["preferences"] == {"inputMode": "swipes", "sound": True, "theme": "system", "language": "auto"}
     # A change names only what changes: the other preferences keep their values.
     status, _, payload = client.request("PATCH", "/api/me", {"preferences": {"sound": False, "theme": "dark"}})
-    assert status == 200 and payload["preferences"] == {"inputMode": "swipes", "sound": False, "theme": "dark"}
+    assert status == 200 and payload["preferences"] == {"inputMode": "swipes", "sound": False, "theme": "dark", "language": "auto"}
     for bad in ({"name": ""}, {"preferences": {"inputMode": "telepathy"}},
                 {"preferences": {"theme": "neon"}}, {"preferences": {"sound": "loud"}}, {"name": ["Bo"]}):
         assert client.request("PATCH", "/api/me", bad)[0] == 400, bad
@@ -472,7 +473,7 @@ def test_play_the_timed_games_color_match_and_guess_or_pass(server):
         view = colours["view"]
         # Stroop: Yes when the top word's meaning is the bottom word's ink.
         colour_of_ink = {v: k for k, v in COLOUR_INKS.items()}
-        match = view["top"]["word"].lower() == colour_of_ink.get(view["bottom"]["ink"].lower(), "?")
+        match = said(view["top"]["word"]).lower() == colour_of_ink.get(view["bottom"]["ink"].lower(), "?")
         colours = player.act(colours, {"type": "answer", "match": match, "reactionMs": 480.6})
     colours = player.act(colours, {"type": "quit"})
     assert colours["isOver"] and colours["view"]["endReason"] == "quit"
@@ -685,8 +686,9 @@ def test_number_views_never_hold_the_secret_over_many_games(server):
             assert "secret" not in view, view
             known = {view["low"], view["high"], view["knownLow"], view["knownHigh"], view["attemptsAllowed"],
                      view["attemptsLeft"]} | {g["number"] for g in view["guesses"]}
-            texts = [view["message"], view["knownRangeText"], view.get("hint", ""), view["attemptsLeftText"]]
-            texts += [g["text"] for g in view["guesses"]]
+            texts = [said(view["message"]), said(view["knownRangeText"]), said(view.get("hint")) or "",
+                     said(view["attemptsLeftText"])]
+            texts += [said(g["text"]) for g in view["guesses"]]
             for text in texts:
                 assert secret not in numbers_in(text) - known, (secret, text)
         for event in pre_events:

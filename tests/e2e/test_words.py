@@ -125,9 +125,13 @@ def test_the_server_refreshes_in_the_background_and_plays_whatever_datamuse_does
             # A round plays at once: the refresh never sits in the request path.
             game = player.start_game("guess-or-pass", {"duration": 30}, category="animals")
             deadline = time.time() + 15
-            while len(fake.requests) < 6 and time.time() < deadline:
+            # Six categories in English, and the same six in Spanish (v=es, Spanish seed words).
+            while len(fake.requests) < 12 and time.time() < deadline:
                 time.sleep(0.1)
-            assert len(fake.requests) == 6, fake.requests
+            assert len(fake.requests) == 12, fake.requests
+            spanish = [r for r in fake.requests if r.get("v") == "es"]
+            assert len(spanish) == 6, fake.requests
+            assert {r["ml"] for r in spanish} >= {"perro", "árbol", "guitarra"}, spanish
             time.sleep(0.5)
             log = server.read_log()
             catalog = {c["id"]: c["words"] for c in player.get("/api/catalog")[2]["categories"]}
@@ -136,7 +140,7 @@ def test_the_server_refreshes_in_the_background_and_plays_whatever_datamuse_does
             else:
                 # One line per category, naming what went wrong; the bundled words stay.
                 failures = [line for line in log.splitlines() if "words: " in line and "stay in use" in line]
-                assert len(failures) == 6, log
+                assert len(failures) == 12, log
                 assert all(catalog[c] >= 200 for c in catalog)
             game = player.act(game, {"type": "end"})
             assert game["isOver"]

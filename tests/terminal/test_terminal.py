@@ -193,7 +193,9 @@ def test_bullseye_round_with_typed_values_and_big_steps():
     term.wait_for_lower("#c89070")
     term.send("\r")
     text = term.wait_for(r"points: ΔE")
-    assert re.search(r"\d+ points: ΔE \d+\.\d, ", text)
+    assert re.search(r"\d+ points: ΔE \d+(\.\d)?\.", text)
+    # What the difference means to the eye, in words, under the score.
+    assert re.search(r"perceptible|close look|at a glance|similar|opposite", text), text
     assert "#c89070" in text.lower()
     term.send("\r")
     term.wait_for("Round 2 of 2")
@@ -353,8 +355,8 @@ def test_the_same_seed_replays_the_same_game():
         (["picture-quiz", "--choices", "7"], "choices must be a whole number from 2 to 6"),
         (["bullseye", "--set", "rounds=11"], "rounds must be a whole number from 1 to 10"),
         (["bullseye", "--set", "scoring=loose"], "scoring must be one of perceptual, classic"),
-        (["color-match", "--set", "feedback-ms=5000"], "feedbackMs must be a whole number from 0 to 2000"),
-        (["number", "--set", "sides=3"], "sides must be a setting of Guess the Number: low, high, attempts"),
+        (["color-match", "--set", "feedback-ms=5000"], "feedbackMs must be a whole number from 0 to 2,000"),
+        (["number", "--set", "sides=3"], "sides is not a setting of this game: choose one of low, high, attempts"),
         (["number", "--sides", "3"], "unknown option --sides for number"),
         (["chess"], "game must be one of number, color-match"),
     ],
@@ -493,5 +495,61 @@ def test_a_resize_redraws_the_screen():
     term.screen.resize(32, 100)
     text = term.wait_for("five attempts")
     assert "too small" not in text
+    term.send("q")
+    term.finish()
+
+
+# --- Languages ---------------------------------------------------------------------------------
+
+# The original app's Russian sentences (docs/originals/guess-the-number.md quotes its source).
+ORIGINAL_INTRO = "Я загадал число от 0 до 99. У вас есть 5 попыток чтобы отгадать его!"
+
+
+def test_number_in_russian_speaks_as_the_original_app():
+    """LANG=ru_RU.UTF-8: the game says what the original Russian app said, to the last hint."""
+    term = play("number", "--seed", "7", env=environment(LANG="ru_RU.UTF-8"), wrap_stty=True)
+    text = term.wait_for("Угадай число")
+    # The screen wraps long lines: compare with the spaces of the wrapped text folded.
+    flat = " ".join(text.split())
+    assert ORIGINAL_INTRO in flat, flat
+    assert "У вас пять попыток" in flat
+    assert "Диапазон - от 0 до 99" in flat
+    low, high = 0, 99
+    for left in ["четыре попытки", "три попытки", "две попытки", "последняя попытка"]:
+        guess = (low + high) // 2
+        term.send(str(guess).rjust(2, "0") + "\r")
+        text = term.wait_for(rf"Мое число (больше|меньше) {guess}|Вы угадали")
+        if "Вы угадали" in text:
+            break
+        flat = " ".join(text.split())
+        if f"Мое число меньше {guess}" in flat:
+            high = guess - 1
+        else:
+            low = guess + 1
+        assert f"Диапазон - от {low} до {high}" in flat or f"Это число {low}" in flat, flat
+        assert f"У вас {left}" in flat, flat
+    term.send("q")
+    term.finish()
+    assert_restored(term)
+    assert status() == "exit=0"
+
+
+def test_number_lost_in_russian_tells_the_number_as_the_original():
+    term = play("number", "--seed", "7", "--attempts", "1", env=environment(LANG="ru_RU.UTF-8"))
+    term.wait_for("Угадай число")
+    term.send("00\r")
+    text = " ".join(term.wait_for(r"Кстати|угадали").split())
+    if "Кстати" in text:
+        assert "Нет, но давайте сыграем заново!" in text
+        assert re.search(r"Кстати, мое число было \d+", text), text
+    term.send("q")
+    term.finish()
+
+
+def test_lang_option_beats_the_environment():
+    term = play("number", "--seed", "7", "--lang", "es", env=environment(LANG="ru_RU.UTF-8"))
+    text = " ".join(term.wait_for("Adivina").split())
+    assert "Я загадал" not in text
+    assert "intentos" in text, text
     term.send("q")
     term.finish()

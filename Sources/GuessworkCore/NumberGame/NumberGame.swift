@@ -260,6 +260,8 @@ public struct NumberGame: Game {
     /// before the languages had it in English words).
     public init(from decoder: any Decoder) throws {
       let c = try decoder.container(keyedBy: CodingKeys.self)
+      // Read, so that a schema read off this decoder lists it, and made again below.
+      _ = try c.decodeIfPresent([Message].self, forKey: .strategy)
       self.init(
         isOver: try c.decode(Bool.self, forKey: .isOver),
         won: try c.decode(Bool.self, forKey: .won),
