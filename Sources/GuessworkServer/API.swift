@@ -68,11 +68,14 @@ struct API: Sendable {
     router.get("/healthz") { _, _ in try await health() }
     router.get("/openapi.json") { _, _ in openAPIDocument }
     router.get("/api/catalog") { request, _ in try await catalog(request) }
-    router.get("/api/decks") { _, _ in json(try await decks.all().map(Decks.Entry.init)) }
-    router.get("/api/decks/{id}") { _, context in
-      guard let deck = try await decks.deck(try context.parameters.require("id")) else {
+    router.get("/api/decks") { request, _ in
+      json(try await decks.all().map { Decks.Entry($0.localized(request.language)) })
+    }
+    router.get("/api/decks/{id}") { request, context in
+      guard let found = try await decks.deck(try context.parameters.require("id")) else {
         throw APIError.notFound("deck")
       }
+      let deck = found.localized(request.language)
       return json(Decks.Detail(deck: .init(deck), names: deck.items.map(\.name)))
     }
     router.get("/api/pictures/{id}") { request, context in
