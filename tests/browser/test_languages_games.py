@@ -372,6 +372,9 @@ def test_picture_quiz_in_every_language(player, server, lang):
     shoot(player, lang, "picture-quiz-setup")
     player.click("#decks button")
     assert player.wait_text("#progress", PROGRESS[lang].format(n=1))
+    # The first deck (animals) asks in the page's language, with the name in that language.
+    asked = {"en": r"^Tap the [A-Z][a-z ]+$", "es": r"^Toca: [A-ZÁÉÍÓÚÑ][a-záéíóúñü ]+$", "ru": r"^Где [А-ЯЁ][а-яё ]+\?$"}
+    assert re.match(asked[lang], player.text("#question")), player.text("#question")
     labels = [b.get_attribute("aria-label") for b in player.d.find_elements(By.CSS_SELECTOR, "#pictures button")]
     assert labels == [PICTURE[lang].format(n=n) for n in (1, 2, 3)]
     check_screen(player, server, lang, "picture quiz in play")
