@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GuessworkContent
 import GuessworkCore
 import GuessworkPlay
 import GuessworkStore
@@ -33,8 +34,11 @@ struct Stats: AsyncParsableCommand {
 
   @Option(help: "The server's address for --browser-link.") var host = "127.0.0.1"
   @Option(help: "The server's port for --browser-link.") var port = 8080
+  @Option(help: "The language: en, es or ru (default: from LANG, else English).")
+  var lang: Language?
 
   func run() async throws {
+    if let lang { Speech.use(lang) }
     let data = LocalData(dataDirectory: dataDir)
     let store = try await data.openStore()
     guard let (player, _) = try await data.localPlayer(in: store) else {
@@ -78,26 +82,32 @@ struct StatsReport {
   private func bar(_ text: String) -> String { colour ? "\u{1B}[36m\(text)\u{1B}[0m" : text }
 
   var text: String {
-    var lines = [bold("Statistics of \(player)"), ""]
+    var lines = [bold(Speech.say("terminal.stats.title", ["player": .text(player)])), ""]
+    func streak(_ daily: Statistics.Streak) -> String {
+      Speech.say(
+        "terminal.stats.streak", ["current": .int(daily.current), "best": .int(daily.best)])
+    }
     if let daily = statistics.daily {
-      lines.append(row("daily set streak", "\(daily.current) (best \(daily.best))"))
+      lines.append(row(Speech.say("terminal.stats.dailySet"), streak(daily)))
       lines.append("")
     }
     for game in statistics.games {
       lines.append(bold(Speech.say(game.title)))
-      lines.append(row("played", String(game.played)))
+      lines.append(row(Speech.say("terminal.stats.played"), String(game.played)))
       if let daily = game.daily {
-        lines.append(row("daily streak", "\(daily.current) (best \(daily.best))"))
+        lines.append(row(Speech.say("terminal.stats.dailyStreak"), streak(daily)))
       }
       guard game.played > 0 else {
         lines.append("")
         continue
       }
-      lines.append(row("best", game.bestScore.map(String.init) ?? "–"))
+      lines.append(row(Speech.say("terminal.stats.best"), game.bestScore.map(String.init) ?? "–"))
       lines.append(
-        row("last scores", game.lastScores.suffix(10).map(String.init).joined(separator: " ")))
+        row(
+          Speech.say("terminal.stats.lastScores"),
+          game.lastScores.suffix(10).map(String.init).joined(separator: " ")))
       lines += figures(game.figures, of: game.game)
-      lines.append("  last scores, oldest first:")
+      lines.append("  " + Speech.say("terminal.stats.chart"))
       lines += chart(game.lastScores.suffix(10).map { ("", $0) })
       lines.append("")
     }
@@ -132,7 +142,9 @@ struct StatsReport {
         guard !bars.isEmpty else { return [] }
         return ["  \(label):"] + chart(bars.map { ("\($0.label)", $0.value) })
       case .byVariant(let best):
-        return best.keys.sorted().map { row("best in \($0)", String(best[$0]!)) }
+        return best.keys.sorted().map {
+          row(Speech.say("terminal.stats.bestIn", ["variant": .text($0)]), String(best[$0]!))
+        }
       }
     }
   }

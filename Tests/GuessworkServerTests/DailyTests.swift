@@ -335,7 +335,7 @@ struct DailyTests {
         .colorMatch: #"^(🟩\d+|🟥\d+)( (🟩\d+|🟥\d+))*( …)? · -?\d+ · \d+/\d+$"#,
         .bullseye: #"^[🎯🟩🟨🟧🟥]{5} \d+/500$"#,
         .guessOrPass: #"^✅ 2 guessed · ⏭️ 1 passed$"#,
-        .pictureQuiz: #"^[🟩🟥]+ \d+/\d+ · score \d+$"#,
+        .pictureQuiz: #"^[🟩🟥]+ \d+/\d+ · \d+$"#,
       ]
       for kind in Self.kinds {
         var game = try await ana.daily(kind)

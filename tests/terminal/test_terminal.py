@@ -448,6 +448,12 @@ def test_zz_stats_show_the_games_played_and_agree_with_the_browser():
         played = int(re.search(r"played\s+(\d+)", block).group(1))
         assert played >= 1, (title, out)
     assert "│█" in out or "│" in out  # the bar chart
+    # The same statistics in Russian (--lang), titles and labels from the catalog.
+    russian = subprocess.run(
+        [binary(), "stats", "--data-dir", DATA, "--lang", "ru"], capture_output=True, timeout=60,
+        env=environment(),
+    ).stdout.decode()
+    assert "Статистика: Tess" in russian and "Угадай число" in russian and "сыграно" in russian, russian
     token_path = os.path.join(DATA, "guesswork-local-player")
     assert oct(os.stat(token_path).st_mode & 0o777) == "0o600"
 

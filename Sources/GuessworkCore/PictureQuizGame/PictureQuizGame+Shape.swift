@@ -32,7 +32,7 @@ extension PictureQuizGame {
     let squares = (1...max(1, summary.answered)).prefix(summary.answered).map {
       wrong.contains($0) ? "🟥" : "🟩"
     }.joined()
-    return "\(squares) \(summary.correct)/\(summary.questions) · score \(score)"
+    return "\(squares) \(summary.correct)/\(summary.questions) · \(score)"
   }
 }
 
