@@ -50,12 +50,15 @@ def server():
     print(f"\nScreenshots of every game: {SCREENSHOTS}")
 
 
-@pytest.fixture(scope="module")
-def browser():
+def chromium(*arguments, prefs=None):
+    """A new headless Debian Chromium (offline: the driver is Debian's too) with the browser
+    console kept, plus `arguments` and Chromium `prefs`."""
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,800", "--autoplay-policy=no-user-gesture-required"):
+                "--window-size=1280,800", *arguments):
         options.add_argument(arg)
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     binary = os.environ.get("CHROME_BIN") or "/usr/bin/chromium"
     if os.path.exists(binary):
@@ -63,6 +66,12 @@ def browser():
     driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")),
                               options=options)
     driver.set_script_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = chromium("--autoplay-policy=no-user-gesture-required")
     yield driver
     driver.quit()
 
@@ -267,6 +276,16 @@ def type_guess(player, number, by_keyboard):
         player.click("#pad [aria-label='Enter guess']")
 
 
+def guess_and_wait(player, guess):
+    """Types `guess` on the keyboard and waits for its answer: a new line in the list of
+    guesses, or the end of the game."""
+    before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
+    type_guess(player, guess, by_keyboard=True)
+    WebDriverWait(player.d, 10, poll_frequency=POLL).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#guesses li")) > before
+        or d.find_element(By.ID, "over").is_displayed())
+
+
 def test_number_win_by_keyboard_halving_with_the_hints(player):
     player.join("Nina")
     number_start(player, attempts=7)
@@ -274,12 +293,8 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
     while True:
         low, high = known_range(player)
         guess = (low + high) // 2
-        before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
-        type_guess(player, guess, by_keyboard=True)
+        guess_and_wait(player, guess)
         guesses += 1
-        WebDriverWait(player.d, 10).until(
-            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#guesses li")) > before
-            or d.find_element(By.ID, "over").is_displayed())
         if player.d.find_element(By.CSS_SELECTOR, "#over").is_displayed():
             break
         assert player.text("#hint") in (f"Higher than {guess}", f"Lower than {guess}")

@@ -21,7 +21,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_browser import (  # noqa: E402,F401  (fixtures are used by name)
-    EXPECTED_STATUS, POLL, browser, known_range, player, server, type_guess)
+    EXPECTED_STATUS, POLL, browser, guess_and_wait, known_range, player, server, type_guess)
 
 LANGUAGES = ["en", "es", "ru"]
 # A catalog key as it would show if a page printed one: dotted lowerCamel segments.
@@ -177,12 +177,8 @@ def test_number_in_every_language(player, server, lang):
     while True:
         low, high = known_range(player)
         guess = (low + high) // 2
-        before = len(player.d.find_elements(By.CSS_SELECTOR, "#guesses li"))
-        type_guess(player, guess, by_keyboard=True)
+        guess_and_wait(player, guess)
         guesses += 1
-        WebDriverWait(player.d, 10, poll_frequency=POLL).until(
-            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#guesses li")) > before
-            or d.find_element(By.ID, "over").is_displayed())
         if player.d.find_element(By.ID, "over").is_displayed():
             break
         hint = player.text("#hint")

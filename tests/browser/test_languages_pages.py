@@ -19,13 +19,11 @@ import sys
 import time
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_browser import POLL, SCREENSHOTS, Player, axe_violations, server  # noqa: E402,F401  (fixtures are used by name)
+from test_browser import POLL, SCREENSHOTS, Player, axe_violations, chromium, server  # noqa: E402,F401  (fixtures are used by name)
 from test_phone import outside, set_size, settle  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -71,22 +69,10 @@ def expected(lang, key, **args):
 # Browsers with a language of their own
 
 
-def chromium(lang):
+def chromium_in(lang):
     """A new headless Chromium whose own language is `lang` (navigator.languages and the
     Accept-Language it sends)."""
-    options = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,800", f"--lang={lang}"):
-        options.add_argument(arg)
-    options.add_experimental_option("prefs", {"intl.accept_languages": lang})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    binary = os.environ.get("CHROME_BIN") or "/usr/bin/chromium"
-    if os.path.exists(binary):
-        options.binary_location = binary
-    driver = webdriver.Chrome(service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")),
-                              options=options)
-    driver.set_script_timeout(30)
-    return driver
+    return chromium(f"--lang={lang}", prefs={"intl.accept_languages": lang})
 
 
 @pytest.fixture
@@ -96,7 +82,7 @@ def browsers(server):
     opened = []
 
     def open_browser(lang):
-        driver = chromium(lang)
+        driver = chromium_in(lang)
         opened.append(driver)
         return Player(driver, server.url)
 
