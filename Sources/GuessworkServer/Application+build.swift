@@ -104,6 +104,9 @@ public func buildApplication(
     logger: logger)
   app.addServices(
     StoreService(store: store), WordRefreshService(bank: words), RoomClockService(rooms: rooms))
+  if let changes = store.roomChanges() {
+    app.addServices(RoomListenService(rooms: rooms, changes: changes))
+  }
   if let every = configuration.expirySweep {
     app.addServices(ExpiryService(api: api, logger: logger, every: every))
   }

@@ -464,6 +464,9 @@ actor RoomHub {
 
   func forget(_ code: String) { states[code] = nil }
 
+  /// Whether a connection here watches room `code`.
+  func isWatched(_ code: String) -> Bool { connections[code] != nil }
+
   func connected(_ code: String) -> Set<String> {
     Set(
       (connections[code] ?? [:]).values.compactMap {
@@ -540,6 +543,37 @@ actor RoomHub {
       }
     }
     return try await body()
+  }
+}
+
+/// Hears of rooms changed by other instances (PostgreSQL's NOTIFY) and tells this instance's
+/// connections to them.
+struct RoomListenService: Service {
+  let rooms: Rooms
+  let changes: AsyncStream<String>
+
+  func run() async throws {
+    await withGracefulShutdownHandler {
+      for await change in changes {
+        let parts = change.split(separator: " ")
+        guard parts.count == 2, let version = Int(parts[1]) else { continue }
+        await rooms.changed(code: String(parts[0]), version: version)
+      }
+    } onGracefulShutdown: {
+    }
+  }
+}
+
+extension Rooms {
+  /// Room `code` is now at `version` in the database: when this instance has connections to
+  /// it and an older state, it reads the room again and tells them.
+  func changed(code: String, version: Int) async {
+    guard await hub.isWatched(code), (await hub.state(code)?.version ?? -1) < version else {
+      return
+    }
+    await hub.forget(code)
+    guard let state = try? await load(code) else { return }
+    await hub.publish(state, at: now())
   }
 }
 
