@@ -68,25 +68,26 @@ final class Rooms: Sendable {
     }
   }
 
-  /// The socket route, on the router that handles upgrades.
+  /// The socket route, on the router that handles upgrades. Who may connect is checked once
+  /// the socket is open: a browser cannot read why an upgrade was refused, so a refusal is an
+  /// error message (`{"type":"error","code":"kicked",...}`) and a close (1008).
   func registerSocket(on router: Router<GuessworkContext>) {
-    router.ws(
-      "/api/rooms/{code}/socket",
-      shouldUpgrade: { request, context in
-        let code = try Self.code(context)
+    router.ws("/api/rooms/{code}/socket") { inbound, outbound, context in
+      let request = context.request
+      let language = request.language
+      do {
+        let code = try Self.code(context.requestContext)
         let viewer = try await self.viewer(request, code: code)
-        _ = viewer
-        return .upgrade([:])
-      },
-      onUpgrade: { inbound, outbound, context in
-        let request = context.request
-        guard let code = context.requestContext.parameters.get("code").flatMap(Room.normalizedCode)
-        else { return }
-        let viewer = try await self.viewer(request, code: code)
-        let link = self.link(code: code, request: request)
         try await self.serve(
-          code: code, viewer: viewer, link: link, inbound: inbound, outbound: outbound)
-      })
+          code: code, viewer: viewer, link: self.link(code: code, request: request),
+          inbound: inbound, outbound: outbound)
+      } catch let error as APIError {
+        let refusal = SocketError(
+          code: error.code, message: error.message(in: GuessworkContent.Catalog.of(language)))
+        try? await outbound.write(.text(Self.encode(refusal)))
+        try? await outbound.close(.policyViolation, reason: error.code)
+      }
+    }
   }
 
   static func code(_ context: GuessworkContext) throws -> String {
@@ -107,15 +108,28 @@ final class Rooms: Sendable {
     var room: RoomView
   }
 
+  /// `POST /api/rooms`: `{}` or `{"limit": 12}`.
+  struct NewRoom: Decodable {
+    var limit: Int?
+  }
+
   private func create(_ request: Request, context: GuessworkContext) async throws -> Response {
     let playerID = try await api.identity.requirePlayerID(of: request)
     try api.limiter.admit(.games, key: playerID)
+    let body = try await api.body(of: request, limit: 1024)
+    let input = body.isEmpty ? NewRoom() : try JSONDecoder().decode(NewRoom.self, from: body)
+    let limit = input.limit ?? Room.defaultLimit
+    guard Room.limits.contains(limit) else {
+      throw APIError(
+        .badRequest, "bad-limit", "error.roomLimit",
+        ["low": .int(Room.limits.lowerBound), "high": .int(Room.limits.upperBound)])
+    }
     let now = now()
     var random = SystemRandomNumberGenerator()
     for length in [4, 4, 4, 5, 5, 6, 6] {
       var seeded = SeededRandom(seed: random.next())
       let code = Room.makeCode(length: length, using: &seeded)
-      let state = RoomState(room: Room(code: code, host: playerID, at: now))
+      let state = RoomState(room: Room(code: code, host: playerID, limit: limit, at: now))
       if try await store.insertRoom(record(state, at: now)) {
         await hub.remember(state)
         let view = await view(of: state, for: .player(playerID), request: request)
@@ -131,6 +145,8 @@ final class Rooms: Sendable {
     var players: Int
     var limit: Int
     var host: String
+    /// The room's version: what a host's next action names.
+    var version: Int
   }
 
   private func summary(_ code: String) async throws -> Response {
@@ -139,7 +155,7 @@ final class Rooms: Sendable {
     return json(
       Summary(
         code: code, open: state.room.phase != .closed, players: state.room.present.count,
-        limit: state.room.limit, host: host))
+        limit: state.room.limit, host: host, version: state.version))
   }
 
   private func join(_ request: Request, code: String) async throws -> Response {
@@ -388,7 +404,7 @@ final class Rooms: Sendable {
             }
             count += 1
             guard count <= Self.messagesPerSecond else {
-              sender.yield(.close(.policyViolation, "too many messages"))
+              try? await outbound.close(.policyViolation, reason: "too many messages")
               return
             }
             if case .text(let text) = message, text.contains("\"ping\"") {
@@ -406,7 +422,7 @@ final class Rooms: Sendable {
           }
         } catch {
           // Too large (the reader refuses past maxSize), or the connection went away.
-          sender.yield(.close(.messageTooLarge, "message too large"))
+          try? await outbound.close(.messageTooLarge, reason: "message too large")
           return
         }
         sender.finish()

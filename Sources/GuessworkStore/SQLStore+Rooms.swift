@@ -48,13 +48,13 @@ extension SQLStore {
       let saved =
         try await db.raw(
           """
-          UPDATE rooms SET state = \(bind: room.state), version = \(bind: room.version),
-          players = \(bind: room.players), updated_at = \(bind: room.updatedAt),
-          closed_at = \(bind: room.isOpen ? nil : room.updatedAt)
-        WHERE code = \(bind: room.code) AND version = \(bind: expectedVersion)
-        RETURNING code
-        """
-      ).first() != nil
+            UPDATE rooms SET state = \(bind: room.state), version = \(bind: room.version),
+            players = \(bind: room.players), updated_at = \(bind: room.updatedAt),
+            closed_at = \(bind: room.isOpen ? nil : room.updatedAt)
+          WHERE code = \(bind: room.code) AND version = \(bind: expectedVersion)
+          RETURNING code
+          """
+        ).first() != nil
       if saved { try await Self.announce(room, db) }
       return saved
     }
