@@ -439,11 +439,13 @@ final class Rooms: Sendable {
 
 extension APIError {
   static func roomRefused(_ refusal: RoomRefusal) -> APIError {
+    // The game's own rules refused: as in a game played alone (422, the rule's code).
+    if let rule = refusal.refusal { return .refused(rule) }
     let status: HTTPResponse.Status =
       switch refusal.code {
       case .closed: .gone
-      case .full, .wrongPhase, .noGame, .tooFewPlayers, .roundClosed, .answered, .refused,
-        .notKicked:
+      case .full, .wrongPhase, .noGame, .tooFewPlayers, .roundClosed, .answered, .notKicked,
+        .refused:
         .conflict
       case .kicked, .notHost, .notMember, .notPlaying, .notYourTurn: .forbidden
       case .badChoice: .badRequest

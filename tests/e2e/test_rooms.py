@@ -194,7 +194,7 @@ def holder_plays(holder, code, actions):
         while True:
             status, _, reply = holder.post(
                 f"/api/rooms/{code}/actions", {"action": {"type": "play", "action": {"type": action}}})
-            if status == 409 and reply["error"]["code"] == "refused" and time.monotonic() < deadline:
+            if status == 422 and reply["error"]["code"] == "not-ready" and time.monotonic() < deadline:
                 time.sleep(0.25)  # still the 5-second countdown
                 continue
             assert status == 200, reply
@@ -356,7 +356,7 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing():
         assert status == 409 and reply["error"]["code"] == "round-closed"
         status, _, reply = ana.post(f"/api/rooms/{code}/actions",
                                     {"action": {"type": "play", "round": 0, "action": {"type": "guess", "number": 500}}})
-        assert status == 409 and reply["error"]["code"] == "refused", reply
+        assert status == 422 and reply["error"]["code"] == "out-of-range", reply
         # The socket: a plain GET, a stranger's screen, a message too large, too many messages.
         status, _, reply = stranger.get(f"/api/rooms/{code}/socket")
         assert status == 400 and reply["error"]["code"] == "websocket-expected"
