@@ -447,6 +447,11 @@ struct API: Sendable {
     guard let colour = try engine.swatch(record.state) else {
       throw APIError.notFound("swatch")
     }
+    return Self.swatch(colour)
+  }
+
+  /// A colour a player must see but no view carries, as a picture of it (never cached).
+  static func swatch(_ colour: String) -> Response {
     let svg = """
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" preserveAspectRatio="none">\
       <rect width="1" height="1" fill="\(colour)"/></svg>

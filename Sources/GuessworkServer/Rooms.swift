@@ -62,6 +62,17 @@ final class Rooms: Sendable {
         headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: try QRCode(link).svg())))
     }
+    // Bullseye's target for the round, to the room's players and its host only.
+    router.get("/api/rooms/{code}/target.svg") { request, context in
+      let code = try Self.code(context)
+      let playerID = try await self.api.identity.requirePlayerID(of: request)
+      let state = try await self.load(code)
+      guard state.room.isHost(playerID) || state.room.member(playerID)?.isPresent == true else {
+        throw APIError.roomRefused(RoomRefusal(.notMember))
+      }
+      guard let colour = state.match?.swatch else { throw APIError.notFound("swatch") }
+      return API.swatch(colour)
+    }
     // A plain GET of the socket's path (no upgrade asked for).
     router.get("/api/rooms/{code}/socket") { _, _ -> Response in
       throw APIError(.badRequest, "websocket-expected", "error.websocketExpected")

@@ -452,3 +452,27 @@ def test_players_on_two_instances_play_one_room():
         ben_socket.latest(lambda m: m["phase"] == "podium", "the podium on b")
         screen.close()
         ben_socket.close()
+
+
+def test_bullseye_in_a_room_shows_its_players_the_target_and_scores_ten_times():
+    with Server() as server:
+        host, code, _ = make_room(server)
+        ana, ben = join_phones(server, code, ["Ana", "Ben"])
+        stranger = Client(server.url)
+        stranger.join("Eve")
+        host_act(host, code, {"type": "choose", "game": "bullseye", "settings": {"rounds": 2}})
+        host_act(host, code, {"type": "start"})
+        status, headers, picture = ana.get(f"/api/rooms/{code}/target.svg")
+        assert status == 200 and headers["Content-Type"].startswith("image/svg+xml")
+        colour = picture.decode().split('fill="')[1][:7]
+        assert ben.get(f"/api/rooms/{code}/target.svg")[2] == picture  # one target for everyone
+        status, _, reply = stranger.get(f"/api/rooms/{code}/target.svg")
+        assert status == 403 and reply["error"]["code"] == "not-in-room"
+        # Ana matches the colour exactly; Ben is far off.
+        r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+        act(ana, code, {"type": "play", "round": 0, "action": {"type": "check", "guess": {"r": r, "g": g, "b": b}}})
+        reply = act(ben, code, {"type": "play", "round": 0,
+                                "action": {"type": "check", "guess": {"r": 255 - r, "g": 255 - g, "b": 255 - b}}})
+        assert reply["phase"] == "reveal"
+        results = {x["id"]: x["points"] for x in reply["reveal"]["results"]}
+        assert max(results.values()) == 1000 and min(results.values()) < 500
