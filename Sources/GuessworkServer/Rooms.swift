@@ -46,10 +46,10 @@ final class Rooms: Sendable {
     router.post("/api/rooms/{code}/join") { request, context in
       try self.api.limiter.admit(
         .rooms, key: self.api.client(request, address: context.remoteAddress))
-      return try await self.join(request, code: try Self.code(context))
+      return try await self.join(request, context: context)
     }
     router.post("/api/rooms/{code}/actions") { request, context in
-      try await self.act(request, code: try Self.code(context))
+      try await self.act(request, context: context)
     }
     router.get("/api/rooms/{code}/qr.svg") { request, context in
       let code = try Self.code(context)
@@ -64,9 +64,8 @@ final class Rooms: Sendable {
     }
     // Bullseye's target for the round, to the room's players and its host only.
     router.get("/api/rooms/{code}/target.svg") { request, context in
-      let code = try Self.code(context)
       let playerID = try await self.api.identity.requirePlayerID(of: request)
-      let state = try await self.load(code)
+      let state = try await self.load(try Self.code(context))
       guard state.room.isHost(playerID) || state.room.member(playerID)?.isPresent == true else {
         throw APIError.roomRefused(RoomRefusal(.notMember))
       }
@@ -169,8 +168,12 @@ final class Rooms: Sendable {
         limit: state.room.limit, host: host, version: state.version))
   }
 
-  private func join(_ request: Request, code: String) async throws -> Response {
+  private func join(_ request: Request, context: GuessworkContext) async throws -> Response {
     let playerID = try await api.identity.requirePlayerID(of: request)
+    let code = try Self.code(context)
+    // The body says nothing, but it must be JSON if there is one: a cross-site form (text/plain)
+    // must not join a player to a room.
+    _ = try await api.body(of: request, limit: 1024)
     guard let player = try await store.player(id: playerID) else { throw APIError.noPlayer }
     let state = try await change(code) { state, now in
       try state.room.join(playerID, name: player.name, at: now)
@@ -180,8 +183,9 @@ final class Rooms: Sendable {
     return json(await view(of: state, for: .player(playerID), request: request))
   }
 
-  private func act(_ request: Request, code: String) async throws -> Response {
+  private func act(_ request: Request, context: GuessworkContext) async throws -> Response {
     let playerID = try await api.identity.requirePlayerID(of: request)
+    let code = try Self.code(context)
     try api.limiter.admit(.moves, key: playerID)
     let body = try await api.body(of: request, limit: 16 * 1024)
     let input = try JSONDecoder().decode(RoomRequest.self, from: body)
