@@ -141,7 +141,6 @@ final class Rooms: Sendable {
       let code = Room.makeCode(length: length, using: &seeded)
       let state = RoomState(room: Room(code: code, host: playerID, limit: limit, at: now))
       if try await store.insertRoom(record(state, at: now)) {
-        await hub.remember(state)
         let view = await view(of: state, for: .player(playerID), request: request)
         return json(Created(code: code, link: view.link, room: view), status: .created)
       }
@@ -490,9 +489,12 @@ actor RoomHub {
   func state(_ code: String) -> RoomState? { states[code] }
 
   func remember(_ state: RoomState) {
-    // Only rooms someone is connected to stay in memory, besides the newest.
-    if let known = states[state.room.code], known.version > state.version { return }
-    states[state.room.code] = state
+    // Only rooms someone here is connected to stay in memory (their clocks are watched here);
+    // the others are read from the store when asked for.
+    let code = state.room.code
+    guard connections[code] != nil else { return }
+    if let known = states[code], known.version > state.version { return }
+    states[code] = state
   }
 
   func forget(_ code: String) { states[code] = nil }

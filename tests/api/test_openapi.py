@@ -1012,6 +1012,7 @@ def test_party_room_routes_and_their_errors(server):
     eve.join("Eve")
     assert eve.post(f"{room}/join", {})[2]["error"]["code"] == "room-full"
     assert eve.post("/api/rooms/QQQQ/join", {})[0] == 404
+    assert eve.post(f"{room}/join", raw=b'{"x": "' + b"y" * 2000 + b'"}')[0] == 413
 
     def version():
         status, _, summary = host.get(room)
