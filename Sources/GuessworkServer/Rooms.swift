@@ -588,13 +588,14 @@ struct RoomListenService: Service {
   let changes: AsyncStream<String>
 
   func run() async throws {
-    await withGracefulShutdownHandler {
+    // The stream ends only when the store closes, which comes after this service stops:
+    // cancelled at shutdown, the loop ends at once.
+    try await cancelWhenGracefulShutdown {
       for await change in changes {
         let parts = change.split(separator: " ")
         guard parts.count == 2, let version = Int(parts[1]) else { continue }
         await rooms.changed(code: String(parts[0]), version: version)
       }
-    } onGracefulShutdown: {
     }
   }
 }
