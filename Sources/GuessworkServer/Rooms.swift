@@ -324,7 +324,21 @@ final class Rooms: Sendable {
 
   private func published(_ state: RoomState) async {
     await hub.remember(state)
-    await hub.publish(state, at: now())
+    await publish(state)
+  }
+
+  /// Tells every connection to the room here its own view. The views are made and encoded
+  /// outside the hub, so that rooms are told side by side.
+  func publish(_ state: RoomState) async {
+    let (audience, connected) = await hub.audience(of: state)
+    let now = now()
+    let views = audience.map { id, connection in
+      let view = state.view(
+        for: connection.viewer, at: now, connected: connected, link: connection.link)
+      return (id, Self.encode(view))
+    }
+    await hub.deliver(
+      views, code: state.room.code, version: state.version, closing: state.room.phase == .closed)
   }
 
   static func apiError(_ error: any Error) -> any Error {
@@ -389,10 +403,16 @@ final class Rooms: Sendable {
     let (messages, sender) = AsyncStream<RoomHub.Outgoing>.makeStream(
       bufferingPolicy: .bufferingNewest(16))
     let id = await hub.connect(code: code, viewer: viewer, link: link, sender: sender)
-    defer { Task { await self.hub.disconnect(code: code, id: id) } }
-    // The view at once: a client that reconnects continues where it was.
+    defer {
+      // The others see this player's connection go.
+      Task {
+        if let state = await self.hub.disconnect(code: code, id: id) { await self.publish(state) }
+      }
+    }
+    // The view at once: a client that reconnects continues where it was; the others see it
+    // connected.
     if let state = try? await load(code) {
-      await hub.send(state, to: id, at: now())
+      await publish(state)
     }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -479,6 +499,8 @@ actor RoomHub {
     let viewer: RoomViewer
     let link: String
     let sender: AsyncStream<Outgoing>.Continuation
+    /// The newest version of the room this connection has been sent.
+    var version = -1
   }
 
   private var connections: [String: [UUID: Connection]] = [:]
@@ -515,42 +537,52 @@ actor RoomHub {
   ) -> UUID {
     let id = UUID()
     connections[code, default: [:]][id] = Connection(viewer: viewer, link: link, sender: sender)
-    if let state = states[code] { publish(state, at: systemClock()) }
     return id
   }
 
-  func disconnect(code: String, id: UUID) {
+  func disconnect(code: String, id: UUID) -> RoomState? {
     connections[code]?[id] = nil
     if connections[code]?.isEmpty == true {
       connections[code] = nil
       states[code] = nil
-    } else if let state = states[code] {
-      publish(state, at: systemClock())
     }
+    return states[code]
   }
 
-  /// Tells every connection to the room its own view.
-  func publish(_ state: RoomState, at now: Instant) {
-    for id in (connections[state.room.code] ?? [:]).keys { send(state, to: id, at: now) }
-  }
-
-  func send(_ state: RoomState, to id: UUID, at now: Instant) {
+  /// Who to tell of `state`, and the players connected here. A kicked player's connections
+  /// are told so and closed here.
+  func audience(of state: RoomState) -> (connections: [(UUID, Connection)], connected: Set<String>)
+  {
     let code = state.room.code
-    guard let connection = connections[code]?[id] else { return }
-    if case .player(let player) = connection.viewer,
-      let member = state.room.member(player), member.kicked
-    {
-      connection.sender.yield(.text(#"{"type":"kicked"}"#))
-      connection.sender.yield(.close(.policyViolation, "kicked"))
-      connections[code]?[id] = nil
-      return
+    var told: [(UUID, Connection)] = []
+    for (key, connection) in connections[code] ?? [:] {
+      if case .player(let player) = connection.viewer, state.room.member(player)?.kicked == true {
+        connection.sender.yield(.text(#"{"type":"kicked"}"#))
+        connection.sender.yield(.close(.policyViolation, "kicked"))
+        connections[code]?[key] = nil
+        continue
+      }
+      told.append((key, connection))
     }
-    let view = state.view(
-      for: connection.viewer, at: now, connected: connected(code), link: connection.link)
-    connection.sender.yield(.text(Rooms.encode(view)))
-    if state.room.phase == .closed {
-      connection.sender.yield(.close(.normalClosure, "room closed"))
-      connections[code]?[id] = nil
+    return (told, connected(code))
+  }
+
+  /// Sends each connection its view of version `version`, unless it has been sent a newer
+  /// one already (views are made side by side, so they may come here out of order). A closed
+  /// room's connections are let go once told.
+  func deliver(_ views: [(UUID, String)], code: String, version: Int, closing: Bool) {
+    for (id, text) in views {
+      guard var connection = connections[code]?[id], connection.version <= version else {
+        continue
+      }
+      connection.version = version
+      connection.sender.yield(.text(text))
+      if closing {
+        connection.sender.yield(.close(.normalClosure, "room closed"))
+        connections[code]?[id] = nil
+      } else {
+        connections[code]?[id] = connection
+      }
     }
   }
 
@@ -609,7 +641,7 @@ extension Rooms {
     }
     await hub.forget(code)
     guard let state = try? await load(code) else { return }
-    await hub.publish(state, at: now())
+    await publish(state)
   }
 }
 
