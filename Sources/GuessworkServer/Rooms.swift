@@ -636,12 +636,15 @@ extension Rooms {
   /// Room `code` is now at `version` in the database: when this instance has connections to
   /// it and an older state, it reads the room again and tells them.
   func changed(code: String, version: Int) async {
-    guard await hub.isWatched(code), (await hub.state(code)?.version ?? -1) < version else {
-      return
+    guard await hub.isWatched(code) else { return }
+    // After any change of this room running here: a change made here is known by then, and
+    // its own notification is not told twice.
+    try? await hub.serially(code) {
+      guard (await hub.state(code)?.version ?? -1) < version else { return }
+      await hub.forget(code)
+      guard let state = try? await load(code) else { return }
+      await publish(state)
     }
-    await hub.forget(code)
-    guard let state = try? await load(code) else { return }
-    await publish(state)
   }
 }
 
