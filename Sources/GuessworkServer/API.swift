@@ -279,8 +279,13 @@ struct API: Sendable {
   private func avatar(_ request: Request, id: String) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
     let shown = playerID == id ? true : try await store.isOnLeaderboard(playerID: id)
-    guard shown, let avatar = try await store.avatar(playerID: id)
-    else {
+    guard shown else { throw APIError.notFound("avatar") }
+    return try await avatarPicture(of: id)
+  }
+
+  /// Player `id`'s picture, to someone allowed to see it.
+  func avatarPicture(of id: String) async throws -> Response {
+    guard let avatar = try await store.avatar(playerID: id) else {
       throw APIError.notFound("avatar")
     }
     return Response(

@@ -62,6 +62,19 @@ final class Rooms: Sendable {
         headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: try QRCode(link).svg())))
     }
+    // A room mate's picture: to the room's players and host, of its players and host (a
+    // player's picture is otherwise theirs alone, unless they are on a leaderboard).
+    router.get("/api/rooms/{code}/players/{id}/avatar") { request, context in
+      let playerID = try await self.api.identity.requirePlayerID(of: request)
+      let state = try await self.load(try Self.code(context))
+      let id = try context.parameters.require("id")
+      func inRoom(_ player: String) -> Bool {
+        state.room.isHost(player) || state.room.member(player)?.isPresent == true
+      }
+      guard inRoom(playerID) else { throw APIError.roomRefused(RoomRefusal(.notMember)) }
+      guard inRoom(id) || state.room.member(id) != nil else { throw APIError.notFound("avatar") }
+      return try await self.api.avatarPicture(of: id)
+    }
     // Bullseye's target for the round, to the room's players and its host only.
     router.get("/api/rooms/{code}/target.svg") { request, context in
       let playerID = try await self.api.identity.requirePlayerID(of: request)
@@ -339,6 +352,7 @@ final class Rooms: Sendable {
     }
     await hub.deliver(
       views, code: state.room.code, version: state.version, closing: state.room.phase == .closed)
+    await hub.wake(state.room.code, at: state.nextChange(after: now))
   }
 
   static func apiError(_ error: any Error) -> any Error {
@@ -366,7 +380,10 @@ final class Rooms: Sendable {
   func tickDue() async {
     for code in await hub.due(at: now()) {
       do {
-        try await change(code) { _, _ in RoomOutcome() }
+        let before = await hub.state(code)?.version
+        let state = try await change(code) { _, _ in RoomOutcome() }
+        // Time alone changed what is seen (a countdown ended): the views, again.
+        if state.version == before { await publish(state) }
       } catch {
         logger.warning("room \(code): \(error)")
       }
@@ -505,6 +522,7 @@ actor RoomHub {
 
   private var connections: [String: [UUID: Connection]] = [:]
   private var states: [String: RoomState] = [:]
+  private var wakes: [String: Instant] = [:]
   private var busy: Set<String> = []
   private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
@@ -588,13 +606,14 @@ actor RoomHub {
 
   /// The rooms (with connections here) whose clocks have run out.
   func due(at now: Instant) -> [String] {
-    states.compactMap { code, state in
-      guard connections[code] != nil, let change = state.nextChange(after: now),
-        change <= now
-      else { return nil }
-      return code
-    }
+    let due = wakes.filter { connections[$0.key] != nil && $0.value <= now }.map(\.key)
+    for code in due { wakes[code] = nil }
+    return due
   }
+
+  /// When the views last sent of room `code` change by time alone: a round or turn runs out,
+  /// a countdown ends.
+  func wake(_ code: String, at instant: Instant?) { wakes[code] = instant }
 
   /// Runs `body` when no other change of room `code` is running on this instance.
   func serially<T: Sendable>(_ code: String, _ body: () async throws -> T) async throws -> T {

@@ -1043,6 +1043,14 @@ def test_party_room_routes_and_their_errors(server):
     assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "kick", "player": ben_id}})[0] == 200
     assert ben.post(f"{room}/actions", {"action": guess})[0] == 403
     assert ben.post(f"{room}/join", {})[0] == 403
+    # Room mates' pictures: Ana's to Host, not to Eve (not in the room); a stranger's is none.
+    ana_id = ana.post(f"{room}/join", {})[2]["you"]["id"]
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    assert ana.request("PUT", "/api/me/avatar", raw=png, headers={"Content-Type": "image/png"})[0] == 200
+    assert host.get(f"{room}/players/{ana_id}/avatar")[0] == 200
+    assert eve.get(f"{room}/players/{ana_id}/avatar")[0] == 403
+    assert Api(server.url).get(f"{room}/players/{ana_id}/avatar")[0] == 401
+    assert host.get(f"{room}/players/{eve.get('/api/me')[2]['id']}/avatar")[0] == 404
     assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "close"}})[0] == 200
     assert eve.post(f"{room}/join", {})[0] == 410
 

@@ -216,6 +216,10 @@ def test_guess_or_pass_in_teams_never_shows_the_holder_the_word(words_on):
         assert [len(t["players"]) for t in teams] == [2, 2]
         turns = started["turn"]["of"]
         assert turns == 4
+        # The countdown's end is pushed with nobody acting: the word appears where it may.
+        playing = screen.latest(lambda m: m["phase"] == "turn" and m["turn"]["view"]["phase"] == "playing",
+                                "the first turn in play, pushed", timeout=10)
+        assert (playing["turn"]["view"].get("word") is not None) == (words_on == "screen")
         for turn in range(turns):
             on_screen = screen.latest(lambda m: m["phase"] == "turn" and m["turn"]["number"] == turn + 1,
                                       f"turn {turn + 1}")
