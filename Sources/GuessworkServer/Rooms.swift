@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import NIOPosix
 import NIOWebSocket
 import ServiceLifecycle
 import Synchronization
@@ -345,14 +346,33 @@ final class Rooms: Sendable {
   func publish(_ state: RoomState) async {
     let (audience, connected) = await hub.audience(of: state)
     let now = now()
-    let views = audience.map { id, connection in
-      let view = state.view(
-        for: connection.viewer, at: now, connected: connected, link: connection.link)
-      return (id, Self.encode(view))
+    @Sendable func views(_ part: ArraySlice<(UUID, RoomHub.Connection)>) -> [(UUID, String)] {
+      part.map { id, connection in
+        let view = state.view(
+          for: connection.viewer, at: now, connected: connected, link: connection.link)
+        return (id, Self.encode(view))
+      }
     }
+    // A task stays on the event loop it started on (NIO's loops run Swift's tasks here), so a
+    // big room's views are shared with another loop: half made there, half here.
+    var made: [(UUID, String)]
+    if audience.count >= 8, let other = Self.otherLoop() {
+      let half = audience.count / 2
+      let there = other.submit { views(audience[half...]) }
+      made = views(audience[..<half])
+      made += (try? await there.get()) ?? views(audience[half...])
+    } else {
+      made = views(audience[...])
+    }
+    let views = made
     await hub.deliver(
       views, code: state.room.code, version: state.version, closing: state.room.phase == .closed)
     await hub.wake(state.room.code, at: state.nextChange(after: now))
+  }
+
+  /// An event loop of the server's group other than the one running this code, if any.
+  static func otherLoop() -> (any EventLoop)? {
+    MultiThreadedEventLoopGroup.singleton.makeIterator().first { !$0.inEventLoop }
   }
 
   static func apiError(_ error: any Error) -> any Error {
