@@ -318,9 +318,7 @@ struct RoundsDriver<G: RoomPlayable>: MatchDriver {
       answered: match.phase == .question ? answered : [])
   }
 
-  func nextChange(after now: Instant) -> Instant? {
-    match.phase == .question ? match.endsAt : nil
-  }
+  func nextChange(after now: Instant) -> Instant? { match.nextChange(after: now) }
 
   mutating func play(_ player: String, round: Int?, action: Data, at now: Instant) throws {
     let read = try JSONDecoder().decode(PlayedAction<G.Action>.self, from: action)

@@ -213,6 +213,18 @@ struct RoomTests {
     #expect(match.results[0]["a"]?.points == expected)
   }
 
+  @Test("A timed game's own changes wake the room: Color Match's countdown, then its clock")
+  func colorMatchWakes() throws {
+    var match = try RoundsMatch<ColorMatchGame>(
+      settings: .init(), content: (), seed: 5, players: ["a"], at: t0)
+    #expect(match.nextChange(after: t0) == at(ColorMatchGame.countdownMs))
+    // Once the first card shows, the next change is the run running out (or the round's end).
+    let next = try #require(match.nextChange(after: at(3_000)))
+    #expect(next > at(3_000) && next <= match.endsAt)
+    _ = match.tick(at: at(3_000), active: ["a"])
+    #expect(match.phase == .question)
+  }
+
   // MARK: Teams
 
   func teams(_ players: [String], teams: Int = 2, onScreen: Bool = false) throws -> TeamMatch {

@@ -480,3 +480,19 @@ def test_bullseye_in_a_room_shows_its_players_the_target_and_scores_ten_times():
         assert reply["phase"] == "reveal"
         results = {x["id"]: x["points"] for x in reply["reveal"]["results"]}
         assert max(results.values()) == 1000 and min(results.values()) < 500
+
+
+def test_color_match_in_a_room_pushes_the_first_card_when_the_countdown_ends():
+    with Server() as server:
+        host, code, _ = make_room(server)
+        (ana,) = join_phones(server, code, ["Ana"])
+        socket = Socket(server.url, ana, code)
+        host_act(host, code, {"type": "choose", "game": "color-match", "settings": {"duration": 30}})
+        host_act(host, code, {"type": "start"})
+        counting = socket.latest(lambda m: m["phase"] == "question", "the run's countdown")
+        assert counting["round"]["view"]["phase"] == "countdown"
+        # Nobody acts: the first card is pushed when the countdown ends.
+        card = socket.latest(lambda m: m["phase"] == "question" and m["round"]["view"]["phase"] == "trial",
+                             "the first card, pushed", timeout=10)
+        assert card["round"]["view"]["top"] and card["round"]["view"]["bottom"]
+        socket.close()

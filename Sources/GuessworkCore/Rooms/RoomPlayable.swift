@@ -21,10 +21,14 @@ public protocol RoomPlayable: Game {
   mutating func nextRound(at now: Instant)
   /// A copy for the shared screen, which nobody plays: shows the round's answer.
   mutating func revealRound(at now: Instant)
+  /// When the view next changes by time alone (a countdown ends, the next card shows, the run
+  /// runs out), so that a room pushes it then; nil when only an action changes it.
+  func nextViewChange(after now: Instant) -> Instant?
 }
 
 extension RoomPlayable {
   public static func roomSettings(_ settings: Settings) -> Settings { settings }
+  public func nextViewChange(after now: Instant) -> Instant? { nil }
 }
 
 /// The room's points (SPEC 4.3).
@@ -140,4 +144,12 @@ extension ColorMatchGame: RoomPlayable {
   }
   public mutating func nextRound(at now: Instant) {}
   public mutating func revealRound(at now: Instant) { forfeitRound(at: now) }
+
+  /// The end of the countdown or of an answer's feedback, else the moment the run's clock
+  /// runs out.
+  public func nextViewChange(after now: Instant) -> Instant? {
+    guard ending == nil else { return nil }
+    if now < shownAt { return shownAt }
+    return shownAt.advanced(by: durationMs - usedMs)
+  }
 }

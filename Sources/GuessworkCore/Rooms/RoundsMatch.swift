@@ -67,6 +67,16 @@ public struct RoundsMatch<G: RoomPlayable>: Codable, Sendable, Equatable {
   /// When the open round's time runs out.
   public var endsAt: Instant { startedAt.advanced(by: Int64(limitMs)) }
 
+  /// When time alone next changes what someone sees: the round runs out, or a player's timed
+  /// game moves on by itself.
+  public func nextChange(after now: Instant) -> Instant? {
+    guard phase == .question else { return nil }
+    let games = players.filter { doneAt[$0] == nil }.compactMap {
+      self.games[$0]?.nextViewChange(after: now)
+    }
+    return (games + [endsAt]).min()
+  }
+
   /// A player's answer (or any other action of their game) in round `round`.
   public mutating func play(_ player: String, round: Int, _ action: G.Action, at now: Instant)
     throws(RoomRefusal)
