@@ -7,6 +7,7 @@ import HTTPTypes
 public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
+import HummingbirdWebSocket
 public import Logging
 import NIOCore
 import NIOFoundationCompat
@@ -61,6 +62,11 @@ public func buildApplication(
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)
+  let rooms = Rooms(api: api, logger: logger)
+  rooms.register(on: router)
+  // Sockets upgrade on a router of their own: only their path is tried for an upgrade.
+  let sockets = Router(context: GuessworkContext.self)
+  rooms.registerSocket(on: sockets)
   if let files = configuration.localCA {
     let der = ByteBuffer(bytes: try LocalCertificate.caDER(files))
     router.get(RouterPath(LocalCertificate.caPath)) { _, _ in
@@ -89,14 +95,15 @@ public func buildApplication(
     router: router,
     server: try serverBuilder(
       configuration.tls, requestDeadline: .seconds(Int64(configuration.requestDeadlineSeconds)),
-      logger: logger),
+      sockets: sockets, logger: logger),
     configuration: .init(
       address: .hostname(configuration.host, port: configuration.port), serverName: "Guesswork"),
     onServerRunning: { channel in
       await onListening?(channel.localAddress?.port ?? configuration.port)
     },
     logger: logger)
-  app.addServices(StoreService(store: store), WordRefreshService(bank: words))
+  app.addServices(
+    StoreService(store: store), WordRefreshService(bank: words), RoomClockService(rooms: rooms))
   if let every = configuration.expirySweep {
     app.addServices(ExpiryService(api: api, logger: logger, every: every))
   }
@@ -114,17 +121,22 @@ public func buildApplication(
   return app
 }
 
-/// HTTP/1.1, over TLS when given a certificate. A client that stops sending mid-request (or
-/// never sends its body), or takes longer than `requestDeadline` to send one, is let go.
+/// HTTP/1.1 (with WebSocket upgrades for the routes of `sockets`), over TLS when given a
+/// certificate. A client that stops sending mid-request (or never sends its body), or takes
+/// longer than `requestDeadline` to send one, is let go.
 func serverBuilder(
-  _ tls: ServerConfiguration.TLSFiles?, requestDeadline: TimeAmount, logger: Logger
+  _ tls: ServerConfiguration.TLSFiles?, requestDeadline: TimeAmount,
+  sockets: Router<GuessworkContext>, logger: Logger
 ) throws -> HTTPServerBuilder {
-  let http = HTTPServerBuilder.http1(
+  let http = HTTPServerBuilder.http1WebSocketUpgrade(
+    webSocketRouter: sockets,
     configuration: .init(
-      additionalChannelHandlers: [
-        RequestDeadlineHandler(deadline: requestDeadline, logger: logger)
-      ],
-      idleTimeout: .seconds(30)))
+      http1: .init(
+        additionalChannelHandlers: [
+          RequestDeadlineHandler(deadline: requestDeadline, logger: logger)
+        ],
+        idleTimeout: .seconds(30)),
+      ws: .init(maxFrameSize: Rooms.maxMessage, autoPing: .enabled(timePeriod: .seconds(30)))))
   guard let tls else { return http }
   let configuration = TLSConfiguration.makeServerConfiguration(
     certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateChain).map {

@@ -54,7 +54,7 @@ extension API {
 
   /// An absolute link to `path` on the host the request was sent to, when its `Host` header
   /// is a plain host name or address (and port).
-  private func link(to path: String, request: Request) -> String? {
+  func link(to path: String, request: Request) -> String? {
     guard let host = request.head.authority, !host.isEmpty,
       host.utf8.count <= 255,
       host.unicodeScalars.allSatisfy({

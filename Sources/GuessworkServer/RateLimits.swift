@@ -2,6 +2,7 @@ import Foundation
 import GuessworkCore
 import GuessworkStore
 import Hummingbird
+import HummingbirdWebSocket
 import NIOCore
 import Synchronization
 
@@ -25,31 +26,37 @@ public struct RateLimits: Sendable, Equatable {
   public var games: Limit?
   /// Actions per player, over all their games.
   public var moves: Limit?
+  /// Rooms looked up or joined per client address: join codes cannot be tried quickly.
+  public var rooms: Limit?
 
   /// What is limited, named as in the setting.
   enum Kind: String, Sendable {
-    case players, games, moves
+    case players, games, moves, rooms
 
     var limit: WritableKeyPath<RateLimits, Limit?> {
       switch self {
       case .players: \.players
       case .games: \.games
       case .moves: \.moves
+      case .rooms: \.rooms
       }
     }
   }
 
-  public init(players: Limit? = nil, games: Limit? = nil, moves: Limit? = nil) {
+  public init(
+    players: Limit? = nil, games: Limit? = nil, moves: Limit? = nil, rooms: Limit? = nil
+  ) {
     self.players = players
     self.games = games
     self.moves = moves
+    self.rooms = rooms
   }
 
   /// A household making players for everyone at the table, a game started every ten seconds,
   /// ten answers a second for ten seconds running: all within these.
   public static let standard = RateLimits(
     players: Limit(count: 20, seconds: 3600), games: Limit(count: 30, seconds: 300),
-    moves: Limit(count: 100, seconds: 10))
+    moves: Limit(count: 100, seconds: 10), rooms: Limit(count: 30, seconds: 60))
   public static let off = RateLimits()
 
   /// `off`, or limits as `players=20/3600,games=30/300,moves=100/10` (count per seconds); a
@@ -84,7 +91,7 @@ public struct RateLimits: Sendable, Equatable {
 public struct RateLimitsError: Error, CustomStringConvertible {
   let part: String
   public var description: String {
-    "Cannot read the rate limit \"\(part)\": write off, or players=, games= or moves= with count/seconds (moves=100/10), separated by commas."
+    "Cannot read the rate limit \"\(part)\": write off, or players=, games=, moves= or rooms= with count/seconds (moves=100/10), separated by commas."
   }
 }
 
@@ -133,12 +140,15 @@ final class RateLimiter: Sendable {
 }
 
 /// A request's context, with the address of the client that sent it (for per-client limits).
-struct GuessworkContext: RequestContext, RemoteAddressRequestContext {
+struct GuessworkContext: RequestContext, RemoteAddressRequestContext, WebSocketRequestContext {
   var coreContext: CoreRequestContextStorage
   let remoteAddress: SocketAddress?
+  /// Where a room's socket keeps its handler once the request asks for the upgrade.
+  let webSocket: WebSocketHandlerReference<Self>
 
   init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
     remoteAddress = source.channel.remoteAddress
+    webSocket = .init()
   }
 }

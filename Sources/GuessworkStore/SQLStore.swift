@@ -361,6 +361,24 @@ public final class SQLStore: GuessworkStore {
         """
       ]
     ),
+    (
+      7, "party rooms",
+      [
+        """
+        CREATE TABLE IF NOT EXISTS rooms (
+          code TEXT PRIMARY KEY,
+          host_id TEXT NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+          state TEXT NOT NULL,
+          version BIGINT NOT NULL,
+          players BIGINT NOT NULL,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL,
+          closed_at BIGINT
+        )
+        """,
+        "CREATE INDEX IF NOT EXISTS rooms_open ON rooms (updated_at) WHERE closed_at IS NULL",
+      ]
+    ),
   ]
 
   /// The PostgreSQL advisory lock held while migrating ("gwmg").

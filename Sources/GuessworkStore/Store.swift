@@ -164,8 +164,45 @@ public protocol GuessworkStore: Sendable {
   /// `false` when the player has no such reminder.
   func deleteReminder(id: String, playerID: String) async throws -> Bool
 
+  // Party rooms: a room is one row, its whole state, rewritten at each accepted change under
+  // its version (so two instances racing on one room cannot both win).
+  /// `false` when the code is taken by a room that is still open.
+  func insertRoom(_ room: RoomRecord) async throws -> Bool
+  func room(code: String) async throws -> RoomRecord?
+  /// Stores `room` as its new version if the stored one is still `expectedVersion`.
+  func saveRoom(_ room: RoomRecord, expectedVersion: Int) async throws -> Bool
+  /// The rooms not closed, most recently active first.
+  func openRooms(limit: Int) async throws -> [RoomRecord]
+
   /// Releases connections; the store is unusable afterwards.
   func close() async throws
+}
+
+/// A party room as stored.
+public struct RoomRecord: Sendable, Equatable {
+  public var code: String
+  public var hostID: String
+  /// The room's state (JSON, GuessworkPlay's `RoomState`).
+  public var state: String
+  public var version: Int
+  public var players: Int
+  public var isOpen: Bool
+  public var createdAt: Int64
+  public var updatedAt: Int64
+
+  public init(
+    code: String, hostID: String, state: String, version: Int, players: Int, isOpen: Bool,
+    createdAt: Int64, updatedAt: Int64
+  ) {
+    self.code = code
+    self.hostID = hostID
+    self.state = state
+    self.version = version
+    self.players = players
+    self.isOpen = isOpen
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+  }
 }
 
 /// A word of a Guess or Pass category kept in the database, with where it came from

@@ -85,6 +85,9 @@ struct CatalogTests {
     keys.formUnion(ContentLibrary.categoryIDs.map { "category.\($0)" })
     keys.formUnion(PerceivedDifference.allCases.map(\.message.key))
     keys.formUnion(ColorMatchGame.Colour.allCases.map(\.word.key))
+    // A room's refusals: room.refusal.<code> (the game's own refusals carry their own keys).
+    keys.formUnion(
+      RoomRefusal.Code.allCases.filter { $0 != .refused }.map { "room.refusal.\($0.rawValue)" })
     return keys
   }
 

@@ -1,0 +1,158 @@
+/// Guess or Pass in teams, as a room plays it. Teams take turns; in a turn one player of the
+/// team (the holder) holds their phone to their forehead and says "guessed" or "pass" while
+/// their teammates give clues. Each turn is a Guess or Pass round of its own, by the game's
+/// rules; a word a turn has shown is dealt last in the turns after it. A team scores a point
+/// per word guessed.
+///
+/// Who may see the word (the room's views follow this): never the holder while it is in play;
+/// the shared screen when ``wordsOnScreen``, else the holder's teammates.
+public struct TeamMatch: Codable, Sendable, Equatable {
+  public enum Phase: String, Codable, Sendable, CaseIterable {
+    /// A team's turn is being played.
+    case turn
+    /// The turn has ended: its words are shown to everyone.
+    case turnOver
+    /// The last turn is over and the host moved on: the podium.
+    case over
+  }
+
+  /// A finished turn.
+  public struct Turn: Codable, Sendable, Equatable {
+    public var team: Int
+    public var holder: String
+    public var game: GuessOrPassGame
+  }
+
+  public let settings: GuessOrPassGame.Settings
+  public let wordsOnScreen: Bool
+  /// The teams' players, in the order they hold the phone.
+  public let teams: [[String]]
+  /// How many turns the match has: every player holds the phone once (a smaller team's players
+  /// hold it again).
+  public let turns: Int
+  /// The words the match deals from (the first turn's content).
+  let words: [String]
+  let seed: UInt64
+  /// The turn being played or just over, from 0.
+  public private(set) var turn: Int
+  public private(set) var phase: Phase
+  /// The current turn's round.
+  public private(set) var game: GuessOrPassGame
+  /// The turns played so far (the current one once it is over).
+  public private(set) var played: [Turn]
+
+  /// Splits `players` into `teamCount` teams (dealt in turn: first, second, … first, …) and
+  /// starts the first turn.
+  public init(
+    settings: GuessOrPassGame.Settings, content: WordList, seed: UInt64, players: [String],
+    teamCount: Int, wordsOnScreen: Bool, at now: Instant
+  ) throws(SettingError) {
+    let count = max(1, min(teamCount, players.count))
+    var teams = Array(repeating: [String](), count: count)
+    for (index, player) in players.enumerated() { teams[index % count].append(player) }
+    self.settings = settings
+    self.wordsOnScreen = wordsOnScreen
+    self.teams = teams
+    turns = count * (teams.map(\.count).max() ?? 1)
+    words = content.fresh + content.seen
+    self.seed = seed
+    turn = 0
+    phase = .turn
+    played = []
+    game = try GuessOrPassGame(settings: settings, content: content, seed: seed, at: now)
+  }
+
+  /// The team whose turn it is.
+  public var team: Int { turn % teams.count }
+
+  /// Who holds the phone this turn.
+  public var holder: String {
+    let members = teams[team]
+    return members[(turn / teams.count) % members.count]
+  }
+
+  /// The team a player is in, if any.
+  public func team(of player: String) -> Int? { teams.firstIndex { $0.contains(player) } }
+
+  /// Whether `player` may see the word in play now. The screen is asked with nil.
+  public func seesWord(_ player: String?) -> Bool {
+    guard phase == .turn else { return true }
+    guard let player else { return wordsOnScreen }
+    return !wordsOnScreen && player != holder && team(of: player) == team
+  }
+
+  /// The holder says "guessed" or "pass" (or ends the turn).
+  public mutating func play(_ player: String, _ action: GuessOrPassGame.Action, at now: Instant)
+    throws(RoomRefusal)
+  {
+    guard team(of: player) != nil else { throw RoomRefusal(.notPlaying) }
+    guard phase == .turn else { throw RoomRefusal(.roundClosed) }
+    guard player == holder else { throw RoomRefusal(.notYourTurn) }
+    let ticked = game.tick(at: now)
+    do {
+      _ = try game.apply(action, afterTick: ticked, at: now)
+    } catch {
+      switch error {
+      case .gameOver: throw RoomRefusal(.roundClosed)
+      case .refused(let refusal): throw RoomRefusal(refusal)
+      }
+    }
+    if game.isOver { endTurn() }
+  }
+
+  /// Lets time pass: a turn ends when its clock runs out. Returns whether anything changed.
+  public mutating func tick(at now: Instant) -> Bool {
+    guard phase == .turn else { return false }
+    let events = game.tick(at: now)
+    if game.isOver { endTurn() }
+    return !events.isEmpty
+  }
+
+  private mutating func endTurn() {
+    played.append(Turn(team: team, holder: holder, game: game))
+    phase = .turnOver
+  }
+
+  /// From the end of a turn to the next team's turn, or to the end after the last.
+  public mutating func next(at now: Instant) throws(RoomRefusal) {
+    guard phase == .turnOver else { throw RoomRefusal(.wrongPhase) }
+    guard turn + 1 < turns else {
+      phase = .over
+      return
+    }
+    turn += 1
+    // Words shown in earlier turns come last.
+    let shown = Set(played.flatMap { $0.game.handback.seenWords.map { $0.lowercased() } })
+    let dealt = WordList(
+      fresh: words.filter { !shown.contains($0.lowercased()) },
+      seen: words.filter { shown.contains($0.lowercased()) })
+    // The content made the first turn, and turns only move words from fresh to seen.
+    game = try! GuessOrPassGame(
+      settings: settings, content: dealt, seed: seed &+ UInt64(turn), at: now)
+    phase = .turn
+  }
+
+  /// The teams' scores: a point per word guessed.
+  public var teamScores: [Int] {
+    var scores = Array(repeating: 0, count: teams.count)
+    for turn in played { scores[turn.team] += turn.game.score }
+    if phase == .turn { scores[team] += game.score }
+    return scores
+  }
+
+  /// Every player with their team's score, best team first (a team shares its rank).
+  public var standings: [Standing] {
+    let scores = teamScores
+    return Standing.ranked(
+      teams.enumerated().flatMap { index, members in members.map { ($0, scores[index]) } })
+  }
+}
+
+extension TeamMatch {
+  /// When time alone next changes the turn (its countdown ends, its clock runs out); nil when
+  /// no turn is being played.
+  public func nextChange(after now: Instant) -> Instant? {
+    guard phase == .turn else { return nil }
+    return now < game.playStartsAt ? game.playStartsAt : game.timeUpAt
+  }
+}

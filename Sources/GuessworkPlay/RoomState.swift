@@ -1,0 +1,474 @@
+public import Foundation
+public import GuessworkCore
+import GuessworkStore
+
+/// An action in a room, as a client sends it: `{"version": 12, "action": {"type": "start"}}`
+/// (docs/rooms.md lists them).
+public enum RoomAction: Sendable, Equatable {
+  /// An action of the player's own game, in round `round` (simultaneous rounds).
+  case play(round: Int?)
+  case leave
+  case choose(Room.Choice)
+  case start
+  case next
+  case kick(String)
+  case readmit(String)
+  case lobby
+  case close
+
+  /// The actions only the host may take; they must name the room's current version.
+  public var isHosts: Bool {
+    switch self {
+    case .play, .leave: false
+    default: true
+    }
+  }
+}
+
+extension RoomAction: WireUnion {
+  public static let wireTags = [
+    "play", "leave", "choose", "start", "next", "kick", "readmit", "lobby", "close",
+  ]
+  public static let wireName = "room action"
+
+  enum CodingKeys: String, CodingKey {
+    case type, round, action, game, settings, deck, category, teams, wordsOn, player
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let tag = try Self.wireTag(from: decoder)
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    switch tag {
+    case "play": self = .play(round: try container.decodeIfPresent(Int.self, forKey: .round))
+    case "leave": self = .leave
+    case "choose":
+      let settings = try container.decodeIfPresent(JSONObject.self, forKey: .settings)
+      let wordsOn = try container.decodeIfPresent(WordsOn.self, forKey: .wordsOn) ?? .screen
+      self = .choose(
+        Room.Choice(
+          kind: GameKind(rawValue: try container.decode(String.self, forKey: .game)),
+          settings: settings?.text ?? "{}",
+          variant: try container.decodeIfPresent(String.self, forKey: .deck)
+            ?? container.decodeIfPresent(String.self, forKey: .category),
+          teams: try container.decodeIfPresent(Int.self, forKey: .teams) ?? 2,
+          wordsOnScreen: wordsOn == .screen))
+    case "start": self = .start
+    case "next": self = .next
+    case "kick": self = .kick(try container.decode(String.self, forKey: .player))
+    case "readmit": self = .readmit(try container.decode(String.self, forKey: .player))
+    case "lobby": self = .lobby
+    case "close": self = .close
+    default: throw Self.unreadTag(tag)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    switch self {
+    case .play(let round):
+      try container.encode("play", forKey: .type)
+      try container.encodeIfPresent(round, forKey: .round)
+    case .leave: try container.encode("leave", forKey: .type)
+    case .choose(let choice):
+      try container.encode("choose", forKey: .type)
+      try container.encode(choice.kind.rawValue, forKey: .game)
+      try container.encode(JSONObject(text: choice.settings), forKey: .settings)
+      try container.encodeIfPresent(choice.variant, forKey: .deck)
+      try container.encode(choice.teams, forKey: .teams)
+      try container.encode(choice.wordsOnScreen ? WordsOn.screen : .phones, forKey: .wordsOn)
+    case .start: try container.encode("start", forKey: .type)
+    case .next: try container.encode("next", forKey: .type)
+    case .kick(let player):
+      try container.encode("kick", forKey: .type)
+      try container.encode(player, forKey: .player)
+    case .readmit(let player):
+      try container.encode("readmit", forKey: .type)
+      try container.encode(player, forKey: .player)
+    case .lobby: try container.encode("lobby", forKey: .type)
+    case .close: try container.encode("close", forKey: .type)
+    }
+  }
+
+  /// Where Guess or Pass shows the word.
+  public enum WordsOn: String, Codable, Sendable, CaseIterable {
+    case screen, phones
+  }
+}
+
+/// A JSON object kept as its text (a game's settings, read by the game once it is chosen).
+struct JSONObject: Codable, Sendable {
+  var text: String
+
+  init(text: String) { self.text = text }
+
+  init(from decoder: any Decoder) throws {
+    let value = try JSONAny(from: decoder)
+    guard case .object = value else {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: "settings must be an object"))
+    }
+    text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    try JSONDecoder().decode(JSONAny.self, from: Data(text.utf8)).encode(to: encoder)
+  }
+}
+
+/// Any JSON value, read and written back as it came.
+indirect enum JSONAny: Codable, Sendable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONAny])
+  case object([String: JSONAny])
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .number(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONAny].self) {
+      self = .array(value)
+    } else {
+      self = .object(try container.decode([String: JSONAny].self))
+    }
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .number(let value):
+      if value == value.rounded(), abs(value) < 1e15 {
+        try container.encode(Int64(value))
+      } else {
+        try container.encode(value)
+      }
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+}
+
+/// A request to act in a room: the version the client saw and the action.
+public struct RoomRequest: Decodable, Sendable {
+  public var version: Int?
+  public var action: RoomAction
+}
+
+// MARK: Acting
+
+/// What an accepted action changed, besides the room itself.
+public struct RoomOutcome: Sendable {
+  /// Games that ended with this action: to count in the players' statistics.
+  public var finished: [FinishedRoomGame] = []
+  /// The kind of the finished games.
+  public var kind: GameKind?
+  /// The variant (deck, category) they were played on.
+  public var variant: String?
+
+  public init() {}
+}
+
+extension RoomState {
+  /// The players in the room now.
+  public var active: Set<String> { Set(room.present.map(\.id)) }
+
+  /// Applies `action` of `actor` (who must be in the room, or be its host), `body` being the
+  /// whole request (a game's action is read from it). A host's action must name the current
+  /// version. `start` needs `content` (found by the caller for the chosen game) and a seed.
+  public mutating func apply(
+    _ action: RoomAction, by actor: String, version: Int?, body: Data,
+    content: SuppliedContent? = nil, seed: UInt64 = 0, at now: Instant
+  ) throws -> RoomOutcome {
+    if action.isHosts {
+      try room.requireHost(actor)
+      guard version == self.version else { throw RoomStale(current: self.version) }
+    }
+    var outcome = RoomOutcome()
+    switch action {
+    case .play(let round):
+      guard room.member(actor)?.isPresent == true else { throw RoomRefusal(.notMember) }
+      guard room.phase == .playing, var match else { throw RoomRefusal(.notPlaying) }
+      _ = match.tick(at: now, active: active)
+      try match.play(actor, round: round, action: body, at: now)
+      _ = match.tick(at: now, active: active)
+      self.match = match
+      room.touch(at: now)
+    case .leave:
+      try room.leave(actor, at: now)
+      if var match {
+        _ = match.tick(at: now, active: active)
+        self.match = match
+      }
+    case .choose(let choice):
+      guard let kind = RoomKinds.kind(choice.kind) else { throw RoomUnknownGame() }
+      var normalized = choice
+      normalized.settings = try kind.normalizedSettings(choice.settings)
+      try room.choose(normalized, by: actor, at: now)
+    case .start:
+      let (choice, players) = try room.start(by: actor, at: now)
+      guard let kind = RoomKinds.kind(choice.kind), let content else {
+        throw RoomUnknownGame()
+      }
+      do {
+        match = try kind.startMatch(
+          choice, content: content, seed: seed, players: players.map(\.id), at: now)
+      } catch {
+        room.cancelStart()
+        throw error
+      }
+    case .next:
+      guard room.phase == .playing, var match else { throw RoomRefusal(.wrongPhase) }
+      _ = match.tick(at: now, active: active)
+      try match.next(at: now)
+      self.match = match
+      room.touch(at: now)
+      if match.isOver {
+        room.finishGame(at: now)
+        outcome.finished = try match.finishedGames()
+        outcome.kind = match.kind
+        outcome.variant = room.choice?.variant
+      }
+    case .kick(let player):
+      try room.kick(player, by: actor, at: now)
+      if var match {
+        _ = match.tick(at: now, active: active)
+        self.match = match
+      }
+    case .readmit(let player):
+      try room.readmit(player, by: actor, at: now)
+    case .lobby:
+      try room.backToLobby(by: actor, at: now)
+      match = nil
+    case .close:
+      room.close(at: now)
+    }
+    self.version += 1
+    return outcome
+  }
+
+  /// Lets time pass with no action: rounds and turns run out. Returns whether anything
+  /// changed (then the caller stores it as a new version).
+  public mutating func tick(at now: Instant) -> Bool {
+    guard room.phase == .playing, var match else { return false }
+    let changed = match.tick(at: now, active: active)
+    guard changed else { return false }
+    self.match = match
+    version += 1
+    return true
+  }
+
+  /// When time alone next changes the room.
+  public func nextChange(after now: Instant) -> Instant? {
+    room.phase == .playing ? match?.nextChange(after: now) : nil
+  }
+}
+
+/// A host's action named an old version: someone else changed the room first.
+public struct RoomStale: Error, Sendable {
+  public let current: Int
+}
+
+/// The chosen game is not one rooms play.
+public struct RoomUnknownGame: Error, Sendable {}
+
+// MARK: Storing
+
+extension RoomState {
+  enum CodingKeys: String, CodingKey { case room, matchKind, match }
+
+  /// The room as stored (JSON text).
+  public func encoded() throws -> String {
+    try CompactJSON.string(Stored(state: self))
+  }
+
+  /// A room read back from ``encoded()``, as version `version`.
+  public init(encoded: String, version: Int) throws {
+    self = try JSONDecoder().decode(Stored.self, from: Data(encoded.utf8)).state
+    self.version = version
+  }
+
+  private struct Stored: Codable {
+    var state: RoomState
+
+    init(state: RoomState) { self.state = state }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      let room = try container.decode(Room.self, forKey: .room)
+      var match: (any MatchDriver)?
+      if let kind = try container.decodeIfPresent(String.self, forKey: .matchKind) {
+        guard let driver = RoomKinds.kind(GameKind(rawValue: kind)) else {
+          throw DecodingError.dataCorruptedError(
+            forKey: .matchKind, in: container, debugDescription: "No room game \(kind)")
+        }
+        match = try driver.decodeMatch(from: container.superDecoder(forKey: .match))
+      }
+      state = RoomState(room: room, match: match)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(state.room, forKey: .room)
+      if let match = state.match {
+        try container.encode(match.kind.rawValue, forKey: .matchKind)
+        try match.encode(to: container.superEncoder(forKey: .match))
+      }
+    }
+  }
+}
+
+// MARK: Seeing
+
+/// Who a view is for.
+public enum RoomViewer: Sendable, Equatable {
+  case player(String)
+  /// The shared screen (the host's).
+  case screen
+}
+
+/// What one connection sees of a room (docs/rooms.md, "The view").
+public struct RoomView: Encodable, Sendable {
+  public var type = "room"
+  public var code: String
+  public var link: String
+  public var version: Int
+  public var `as`: String
+  public var you: You?
+  public var phase: String
+  public var limit: Int
+  public var players: [Player]
+  public var game: GameInfo?
+  public var round: MatchView.RoundView?
+  public var reveal: MatchView.RevealView?
+  public var turn: MatchView.TurnView?
+  public var teams: [MatchView.TeamView]?
+  public var standings: [Entry]?
+  public var podium: [Entry]?
+
+  public struct You: Encodable, Sendable {
+    public var id: String
+    public var name: String
+    public var host: Bool
+    public var member: Bool
+    public var kicked: Bool
+    public var team: Int?
+    public var holding: Bool
+    public var answered: Bool
+  }
+
+  public struct Player: Encodable, Sendable {
+    public var id: String
+    public var name: String
+    public var avatar: String
+    public var host: Bool
+    public var connected: Bool
+    public var kicked: Bool
+    public var team: Int?
+    public var answered: Bool
+    public var score: Int
+  }
+
+  public struct GameInfo: Encodable, Sendable {
+    public var kind: String
+    public var title: Message
+    public var settings: (any Encodable & Sendable)?
+    public var variant: String?
+    public var teams: Int?
+    public var wordsOn: String?
+
+    enum CodingKeys: String, CodingKey { case kind, title, settings, variant, teams, wordsOn }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(kind, forKey: .kind)
+      try container.encode(title, forKey: .title)
+      if let settings { try settings.encode(to: container.superEncoder(forKey: .settings)) }
+      try container.encodeIfPresent(variant, forKey: .variant)
+      try container.encodeIfPresent(teams, forKey: .teams)
+      try container.encodeIfPresent(wordsOn, forKey: .wordsOn)
+    }
+  }
+
+  public struct Entry: Encodable, Sendable {
+    public var id: String
+    public var name: String
+    public var score: Int
+    public var rank: Int
+  }
+}
+
+extension RoomState {
+  /// What `viewer` sees at `now`. `connected`: the players with a live connection; `link`: the
+  /// room's join link.
+  public func view(
+    for viewer: RoomViewer, at now: Instant, connected: Set<String>, link: String,
+    playerName: (String) -> String? = { _ in nil }
+  ) -> RoomView {
+    let viewerID: String? = if case .player(let id) = viewer { id } else { nil }
+    let matchView = match.map { $0.view(for: viewerID, at: now) }
+    let scores = Dictionary(
+      (matchView?.standings ?? []).map { ($0.id, $0.score) }, uniquingKeysWith: { a, _ in a })
+    var teamOf: [String: Int] = [:]
+    for team in matchView?.teams ?? [] { for id in team.players { teamOf[id] = team.number } }
+    let names = Dictionary(
+      room.members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+    func name(_ id: String) -> String { names[id] ?? playerName(id) ?? "?" }
+    let players = room.members.filter { !$0.left }.map { member in
+      RoomView.Player(
+        id: member.id, name: member.name, avatar: "/api/players/\(member.id)/avatar",
+        host: room.isHost(member.id), connected: connected.contains(member.id),
+        kicked: member.kicked, team: teamOf[member.id],
+        answered: matchView?.answered.contains(member.id) ?? false,
+        score: scores[member.id] ?? 0)
+    }
+    let entries = matchView?.standings.map {
+      RoomView.Entry(id: $0.id, name: name($0.id), score: $0.score, rank: $0.rank)
+    }
+    var you: RoomView.You?
+    if let viewerID {
+      let member = room.member(viewerID)
+      you = RoomView.You(
+        id: viewerID, name: member?.name ?? playerName(viewerID) ?? "",
+        host: room.isHost(viewerID), member: member?.isPresent ?? false,
+        kicked: member?.kicked ?? false, team: teamOf[viewerID],
+        holding: matchView?.turn?.holder == viewerID && matchView?.phase == "turn",
+        answered: matchView?.answered.contains(viewerID) ?? false)
+    }
+    var game: RoomView.GameInfo?
+    if let choice = room.choice {
+      let isTeams = choice.kind == GuessOrPassGame.kind
+      game = RoomView.GameInfo(
+        kind: choice.kind.rawValue, title: Message("\(choice.kind.rawValue).title"),
+        settings: try? RoomKinds.kind(choice.kind)?.settingsValue(choice.settings),
+        variant: choice.variant, teams: isTeams ? choice.teams : nil,
+        wordsOn: isTeams ? (choice.wordsOnScreen ? "screen" : "phones") : nil)
+    }
+    let phase: String =
+      switch room.phase {
+      case .lobby: "lobby"
+      case .closed: "closed"
+      case .podium: "podium"
+      case .playing: matchView?.phase ?? "lobby"
+      }
+    let onPodium = room.phase == .podium || phase == "over"
+    return RoomView(
+      code: room.code, link: link, version: version,
+      as: viewerID == nil ? "screen" : "player", you: you,
+      phase: phase == "over" ? "podium" : phase, limit: room.limit, players: players, game: game,
+      round: room.phase == .playing ? matchView?.round : nil,
+      reveal: room.phase == .playing ? matchView?.reveal : nil,
+      turn: room.phase == .playing ? matchView?.turn : nil,
+      teams: matchView?.teams, standings: entries, podium: onPodium ? entries : nil)
+  }
+}

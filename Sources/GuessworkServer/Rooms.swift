@@ -1,0 +1,559 @@
+import Foundation
+import GuessworkContent
+import GuessworkCore
+import GuessworkPlay
+import GuessworkStore
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOWebSocket
+import ServiceLifecycle
+import Synchronization
+
+/// Party rooms (docs/rooms.md): the HTTP routes, the sockets that push each connection its own
+/// view, and the clock that closes rounds nobody finishes. A room is stored whole at each
+/// accepted change, under its version, before anyone is told of it.
+final class Rooms: Sendable {
+  let api: API
+  let hub: RoomHub
+  let logger: Logger
+  /// A room nobody has touched for this long closes.
+  static let idleMs: Int64 = 3 * 3600 * 1000
+  /// The most a socket may send in one message, and in a second.
+  static let maxMessage = 4096
+  static let messagesPerSecond = 20
+
+  init(api: API, logger: Logger) {
+    self.api = api
+    self.hub = RoomHub()
+    self.logger = logger
+  }
+
+  var store: any GuessworkStore { api.store }
+  func now() -> Instant { api.clock() }
+
+  func register(on router: Router<GuessworkContext>) {
+    router.post("/api/rooms") { request, context in
+      try await self.create(request, context: context)
+    }
+    router.get("/api/rooms/{code}") { request, context in
+      try self.api.limiter.admit(
+        .rooms, key: self.api.client(request, address: context.remoteAddress))
+      return try await self.summary(try Self.code(context))
+    }
+    router.post("/api/rooms/{code}/join") { request, context in
+      try self.api.limiter.admit(
+        .rooms, key: self.api.client(request, address: context.remoteAddress))
+      return try await self.join(request, code: try Self.code(context))
+    }
+    router.post("/api/rooms/{code}/actions") { request, context in
+      try await self.act(request, code: try Self.code(context))
+    }
+    router.get("/api/rooms/{code}/qr.svg") { request, context in
+      let code = try Self.code(context)
+      guard try await self.store.room(code: code) != nil else {
+        throw APIError.notFound("room")
+      }
+      let link = self.link(code: code, request: request)
+      return Response(
+        status: .ok,
+        headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: try QRCode(link).svg())))
+    }
+    // A plain GET of the socket's path (no upgrade asked for).
+    router.get("/api/rooms/{code}/socket") { _, _ -> Response in
+      throw APIError(.badRequest, "websocket-expected", "error.websocketExpected")
+    }
+  }
+
+  /// The socket route, on the router that handles upgrades.
+  func registerSocket(on router: Router<GuessworkContext>) {
+    router.ws(
+      "/api/rooms/{code}/socket",
+      shouldUpgrade: { request, context in
+        let code = try Self.code(context)
+        let viewer = try await self.viewer(request, code: code)
+        _ = viewer
+        return .upgrade([:])
+      },
+      onUpgrade: { inbound, outbound, context in
+        let request = context.request
+        guard let code = context.requestContext.parameters.get("code").flatMap(Room.normalizedCode)
+        else { return }
+        let viewer = try await self.viewer(request, code: code)
+        let link = self.link(code: code, request: request)
+        try await self.serve(
+          code: code, viewer: viewer, link: link, inbound: inbound, outbound: outbound)
+      })
+  }
+
+  static func code(_ context: GuessworkContext) throws -> String {
+    let typed = try context.parameters.require("code")
+    guard let code = Room.normalizedCode(typed) else { throw APIError.notFound("room") }
+    return code
+  }
+
+  func link(code: String, request: Request) -> String {
+    api.link(to: "/room.html?code=\(code)", request: request) ?? "/room.html?code=\(code)"
+  }
+
+  // MARK: Routes
+
+  struct Created: Encodable {
+    var code: String
+    var link: String
+    var room: RoomView
+  }
+
+  private func create(_ request: Request, context: GuessworkContext) async throws -> Response {
+    let playerID = try await api.identity.requirePlayerID(of: request)
+    try api.limiter.admit(.games, key: playerID)
+    let now = now()
+    var random = SystemRandomNumberGenerator()
+    for length in [4, 4, 4, 5, 5, 6, 6] {
+      var seeded = SeededRandom(seed: random.next())
+      let code = Room.makeCode(length: length, using: &seeded)
+      let state = RoomState(room: Room(code: code, host: playerID, at: now))
+      if try await store.insertRoom(record(state, at: now)) {
+        await hub.remember(state)
+        let view = await view(of: state, for: .player(playerID), request: request)
+        return json(Created(code: code, link: view.link, room: view), status: .created)
+      }
+    }
+    throw APIError(.serviceUnavailable, "no-room-code", "error.noRoomCode")
+  }
+
+  struct Summary: Encodable {
+    var code: String
+    var open: Bool
+    var players: Int
+    var limit: Int
+    var host: String
+  }
+
+  private func summary(_ code: String) async throws -> Response {
+    let state = try await load(code)
+    let host = try await store.player(id: state.room.host)?.name ?? ""
+    return json(
+      Summary(
+        code: code, open: state.room.phase != .closed, players: state.room.present.count,
+        limit: state.room.limit, host: host))
+  }
+
+  private func join(_ request: Request, code: String) async throws -> Response {
+    let playerID = try await api.identity.requirePlayerID(of: request)
+    guard let player = try await store.player(id: playerID) else { throw APIError.noPlayer }
+    let state = try await change(code) { state, now in
+      try state.room.join(playerID, name: player.name, at: now)
+      state.version += 1
+      return RoomOutcome()
+    }
+    return json(await view(of: state, for: .player(playerID), request: request))
+  }
+
+  private func act(_ request: Request, code: String) async throws -> Response {
+    let playerID = try await api.identity.requirePlayerID(of: request)
+    try api.limiter.admit(.moves, key: playerID)
+    let body = try await api.body(of: request, limit: 16 * 1024)
+    let input = try JSONDecoder().decode(RoomRequest.self, from: body)
+    var random = SystemRandomNumberGenerator()
+    let seed = random.next()
+    let content = input.action == .start ? try await startContent(code, playerID, request) : nil
+    let state = try await change(code) { state, now in
+      try state.apply(
+        input.action, by: playerID, version: input.version, body: body, content: content,
+        seed: seed, at: now)
+    }
+    return json(await view(of: state, for: .player(playerID), request: request))
+  }
+
+  /// The content of the game a host starts, found for the host, in the host's language.
+  private func startContent(_ code: String, _ playerID: String, _ request: Request) async throws
+    -> SuppliedContent?
+  {
+    let state = try await load(code)
+    guard let choice = state.room.choice, let kind = RoomKinds.kind(choice.kind),
+      state.room.isHost(playerID)
+    else { return nil }
+    let isDeck = kind.contentNeed == .deck
+    return try await api.supply(
+      kind.contentNeed, playerID: playerID,
+      category: isDeck ? nil : choice.variant ?? (kind.contentNeed == .words ? "animals" : nil),
+      deck: isDeck ? choice.variant : nil, language: request.language)
+  }
+
+  private func view(of state: RoomState, for viewer: RoomViewer, request: Request) async
+    -> RoomView
+  {
+    var view = state.view(
+      for: viewer, at: now(), connected: await hub.connected(state.room.code),
+      link: link(code: state.room.code, request: request))
+    // The host need not have joined: their name is their profile's.
+    if let you = view.you, you.name.isEmpty {
+      view.you?.name = (try? await store.player(id: you.id)?.name) ?? ""
+    }
+    return view
+  }
+
+  /// Who a socket is for: a player of the room (or one who may join it), or the host's screen.
+  private func viewer(_ request: Request, code: String) async throws -> RoomViewer {
+    let playerID = try await api.identity.requirePlayerID(of: request)
+    let state = try await load(code)
+    let asked = request.uri.queryParameters.get("as") ?? "player"
+    switch asked {
+    case "screen":
+      guard state.room.isHost(playerID) else { throw APIError.roomRefused(RoomRefusal(.notHost)) }
+      return .screen
+    case "player":
+      guard let member = state.room.member(playerID),
+        member.isPresent || state.room.isHost(playerID)
+      else {
+        if state.room.member(playerID)?.kicked == true {
+          throw APIError.roomRefused(RoomRefusal(.kicked))
+        }
+        throw APIError.roomRefused(RoomRefusal(.notMember))
+      }
+      return .player(playerID)
+    default:
+      throw APIError(
+        .badRequest, "bad-viewer", "error.badViewer", ["value": .text(String(asked.prefix(20)))])
+    }
+  }
+
+  // MARK: Changing a room
+
+  /// The room as last stored (from this instance's memory when it has it).
+  func load(_ code: String) async throws -> RoomState {
+    if let state = await hub.state(code) { return state }
+    guard let record = try await store.room(code: code) else { throw APIError.notFound("room") }
+    let state = try RoomState(encoded: record.state, version: record.version)
+    await hub.remember(state)
+    return state
+  }
+
+  /// Applies `change` to the room, one change at a time on this instance, and stores the
+  /// result under the next version; when another instance changed the room first, reads it
+  /// again and applies the change to that. Then tells every connection.
+  @discardableResult
+  func change(
+    _ code: String, _ change: @Sendable (inout RoomState, Instant) throws -> RoomOutcome
+  ) async throws -> RoomState {
+    try await hub.serially(code) {
+      for _ in 0..<5 {
+        let stored = try await load(code)
+        var state = stored
+        let now = now()
+        // Time first: a round that ran out is closed before the action is judged.
+        _ = state.tick(at: now)
+        let outcome: RoomOutcome
+        do {
+          outcome = try change(&state, now)
+        } catch {
+          // A tick alone is still worth keeping.
+          if state.version != stored.version,
+            try await store.saveRoom(record(state, at: now), expectedVersion: stored.version)
+          {
+            await published(state)
+          }
+          throw Self.apiError(error)
+        }
+        guard state.version != stored.version else { return state }
+        if try await store.saveRoom(record(state, at: now), expectedVersion: stored.version) {
+          try await recordFinished(outcome, at: now)
+          await published(state)
+          return state
+        }
+        await hub.forget(code)
+      }
+      throw APIError(.conflict, "room-busy", "error.roomBusy")
+    }
+  }
+
+  /// Counts a finished game's players' games in their statistics.
+  private func recordFinished(_ outcome: RoomOutcome, at now: Instant) async throws {
+    guard let kind = outcome.kind else { return }
+    for game in outcome.finished {
+      try await store.insertGame(
+        GameRecord(
+          id: UUID().uuidString.lowercased(), playerID: game.playerID, kind: kind.rawValue,
+          variant: outcome.variant, settings: game.settings, seed: 0, state: game.state,
+          version: 0, createdAt: now.milliseconds,
+          finished: .init(at: now.milliseconds, score: game.score, summary: game.summary)))
+    }
+  }
+
+  private func record(_ state: RoomState, at now: Instant) throws -> RoomRecord {
+    RoomRecord(
+      code: state.room.code, hostID: state.room.host, state: try state.encoded(),
+      version: state.version, players: state.room.present.count,
+      isOpen: state.room.phase != .closed, createdAt: state.room.createdAt.milliseconds,
+      updatedAt: now.milliseconds)
+  }
+
+  private func published(_ state: RoomState) async {
+    await hub.remember(state)
+    await hub.publish(state, at: now())
+  }
+
+  static func apiError(_ error: any Error) -> any Error {
+    switch error {
+    case let refusal as RoomRefusal: return APIError.roomRefused(refusal)
+    case let stale as RoomStale:
+      return APIError(
+        .conflict, "stale-version", "error.staleVersion", ["current": .text("\(stale.current)")])
+    case is RoomUnknownGame:
+      return APIError(
+        .badRequest, "unknown-game", "error.unknownGame",
+        ["list": .text(RoomKinds.all.map(\.kind.rawValue).joined(separator: ", "))])
+    case let error as RoomPlayError:
+      switch error {
+      case .invalidSetting(let setting), .unplayable(let setting):
+        return APIError.invalidSetting(setting)
+      }
+    default: return error
+    }
+  }
+
+  // MARK: Time
+
+  /// Closes the rounds and turns whose time ran out, in the rooms this instance serves.
+  func tickDue() async {
+    for code in await hub.due(at: now()) {
+      do {
+        try await change(code) { _, _ in RoomOutcome() }
+      } catch {
+        logger.warning("room \(code): \(error)")
+      }
+    }
+  }
+
+  /// Closes the rooms idle too long.
+  func closeIdle() async {
+    guard let open = try? await store.openRooms(limit: 1000) else { return }
+    let now = now()
+    for record in open where now.milliseconds - record.updatedAt >= Self.idleMs {
+      _ = try? await change(record.code) { state, now in
+        guard state.room.isIdle(at: now, idleMs: Self.idleMs) else { return RoomOutcome() }
+        state.room.close(at: now)
+        state.version += 1
+        return RoomOutcome()
+      }
+    }
+  }
+
+  // MARK: Sockets
+
+  struct Pong: Encodable { var type = "pong" }
+  struct SocketError: Encodable {
+    var type = "error"
+    var code: String
+    var message: String
+  }
+
+  private func serve(
+    code: String, viewer: RoomViewer, link: String, inbound: WebSocketInboundStream,
+    outbound: WebSocketOutboundWriter
+  ) async throws {
+    let (messages, sender) = AsyncStream<RoomHub.Outgoing>.makeStream(
+      bufferingPolicy: .bufferingNewest(16))
+    let id = await hub.connect(code: code, viewer: viewer, link: link, sender: sender)
+    defer { Task { await self.hub.disconnect(code: code, id: id) } }
+    // The view at once: a client that reconnects continues where it was.
+    if let state = try? await load(code) {
+      await hub.send(state, to: id, at: now())
+    }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await message in messages {
+          switch message {
+          case .text(let text):
+            try? await outbound.write(.text(text))
+          case .close(let code, let reason):
+            try? await outbound.close(code, reason: reason)
+            return
+          }
+        }
+      }
+      group.addTask {
+        var window = ContinuousClock.now
+        var count = 0
+        do {
+          for try await message in inbound.messages(maxSize: Self.maxMessage) {
+            let now = ContinuousClock.now
+            if now - window > .seconds(1) {
+              window = now
+              count = 0
+            }
+            count += 1
+            guard count <= Self.messagesPerSecond else {
+              sender.yield(.close(.policyViolation, "too many messages"))
+              return
+            }
+            if case .text(let text) = message, text.contains("\"ping\"") {
+              sender.yield(.text(Self.encode(Pong())))
+            } else {
+              sender.yield(
+                .text(
+                  Self.encode(
+                    SocketError(
+                      code: "bad-message",
+                      message:
+                        "A room's socket takes only {\"type\":\"ping\"}; actions go to POST /api/rooms/\(code)/actions."
+                    ))))
+            }
+          }
+        } catch {
+          // Too large (the reader refuses past maxSize), or the connection went away.
+          sender.yield(.close(.messageTooLarge, "message too large"))
+          return
+        }
+        sender.finish()
+      }
+      await group.next()
+      group.cancelAll()
+    }
+  }
+
+  static func encode(_ value: some Encodable) -> String {
+    (try? CompactJSON.string(value)) ?? "{}"
+  }
+}
+
+extension APIError {
+  static func roomRefused(_ refusal: RoomRefusal) -> APIError {
+    let status: HTTPResponse.Status =
+      switch refusal.code {
+      case .closed: .gone
+      case .full, .wrongPhase, .noGame, .tooFewPlayers, .roundClosed, .answered, .refused,
+        .notKicked:
+        .conflict
+      case .kicked, .notHost, .notMember, .notPlaying, .notYourTurn: .forbidden
+      case .badChoice: .badRequest
+      }
+    return APIError(status, refusal.code.rawValue, refusal.reason)
+  }
+}
+
+/// This instance's connections to rooms, and the rooms' states as last stored.
+actor RoomHub {
+  enum Outgoing: Sendable {
+    case text(String)
+    case close(WebSocketErrorCode, String)
+  }
+
+  struct Connection: Sendable {
+    let viewer: RoomViewer
+    let link: String
+    let sender: AsyncStream<Outgoing>.Continuation
+  }
+
+  private var connections: [String: [UUID: Connection]] = [:]
+  private var states: [String: RoomState] = [:]
+  private var busy: Set<String> = []
+  private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+
+  func state(_ code: String) -> RoomState? { states[code] }
+
+  func remember(_ state: RoomState) {
+    // Only rooms someone is connected to stay in memory, besides the newest.
+    if let known = states[state.room.code], known.version > state.version { return }
+    states[state.room.code] = state
+  }
+
+  func forget(_ code: String) { states[code] = nil }
+
+  func connected(_ code: String) -> Set<String> {
+    Set(
+      (connections[code] ?? [:]).values.compactMap {
+        if case .player(let id) = $0.viewer { id } else { nil }
+      })
+  }
+
+  func connect(
+    code: String, viewer: RoomViewer, link: String,
+    sender: AsyncStream<Outgoing>.Continuation
+  ) -> UUID {
+    let id = UUID()
+    connections[code, default: [:]][id] = Connection(viewer: viewer, link: link, sender: sender)
+    if let state = states[code] { publish(state, at: systemClock()) }
+    return id
+  }
+
+  func disconnect(code: String, id: UUID) {
+    connections[code]?[id] = nil
+    if connections[code]?.isEmpty == true {
+      connections[code] = nil
+      states[code] = nil
+    } else if let state = states[code] {
+      publish(state, at: systemClock())
+    }
+  }
+
+  /// Tells every connection to the room its own view.
+  func publish(_ state: RoomState, at now: Instant) {
+    for id in (connections[state.room.code] ?? [:]).keys { send(state, to: id, at: now) }
+  }
+
+  func send(_ state: RoomState, to id: UUID, at now: Instant) {
+    let code = state.room.code
+    guard let connection = connections[code]?[id] else { return }
+    if case .player(let player) = connection.viewer,
+      let member = state.room.member(player), member.kicked
+    {
+      connection.sender.yield(.text(#"{"type":"kicked"}"#))
+      connection.sender.yield(.close(.policyViolation, "kicked"))
+      connections[code]?[id] = nil
+      return
+    }
+    let view = state.view(
+      for: connection.viewer, at: now, connected: connected(code), link: connection.link)
+    connection.sender.yield(.text(Rooms.encode(view)))
+    if state.room.phase == .closed {
+      connection.sender.yield(.close(.normalClosure, "room closed"))
+      connections[code]?[id] = nil
+    }
+  }
+
+  /// The rooms (with connections here) whose clocks have run out.
+  func due(at now: Instant) -> [String] {
+    states.compactMap { code, state in
+      guard connections[code] != nil, let change = state.nextChange(after: now),
+        change <= now
+      else { return nil }
+      return code
+    }
+  }
+
+  /// Runs `body` when no other change of room `code` is running on this instance.
+  func serially<T: Sendable>(_ code: String, _ body: () async throws -> T) async throws -> T {
+    while busy.contains(code) {
+      await withCheckedContinuation { waiting[code, default: []].append($0) }
+    }
+    busy.insert(code)
+    defer {
+      busy.remove(code)
+      if var queue = waiting[code], !queue.isEmpty {
+        queue.removeFirst().resume()
+        waiting[code] = queue.isEmpty ? nil : queue
+      }
+    }
+    return try await body()
+  }
+}
+
+/// Closes rooms' rounds when their time runs out, and rooms left idle.
+struct RoomClockService: Service {
+  let rooms: Rooms
+
+  func run() async throws {
+    var ticks = 0
+    while !Task.isCancelled && !Task.isShuttingDownGracefully {
+      try? await Task.sleep(for: .milliseconds(200))
+      await rooms.tickDue()
+      ticks += 1
+      if ticks % 300 == 0 { await rooms.closeIdle() }
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import SQLKit
+
+// MARK: Party rooms
+
+extension SQLStore {
+  public func insertRoom(_ room: RoomRecord) async throws -> Bool {
+    try await writing { db in
+      // A closed room's code may be given again.
+      try await db.raw(
+        "DELETE FROM rooms WHERE code = \(bind: room.code) AND closed_at IS NOT NULL"
+      ).run()
+      return try await db.raw(
+        """
+        INSERT INTO rooms (code, host_id, state, version, players, created_at, updated_at,
+          closed_at)
+        VALUES (\(bind: room.code), \(bind: room.hostID), \(bind: room.state),
+          \(bind: room.version), \(bind: room.players), \(bind: room.createdAt),
+          \(bind: room.updatedAt), \(bind: room.isOpen ? nil : room.updatedAt))
+        ON CONFLICT (code) DO NOTHING
+        RETURNING code
+        """
+      ).first() != nil
+    }
+  }
+
+  public func room(code: String) async throws -> RoomRecord? {
+    try await session { db in
+      try await db.raw("SELECT * FROM rooms WHERE code = \(bind: code)").first().map(
+        Self.room(from:))
+    }
+  }
+
+  public func saveRoom(_ room: RoomRecord, expectedVersion: Int) async throws -> Bool {
+    try await writing { db in
+      try await db.raw(
+        """
+        UPDATE rooms SET state = \(bind: room.state), version = \(bind: room.version),
+          players = \(bind: room.players), updated_at = \(bind: room.updatedAt),
+          closed_at = \(bind: room.isOpen ? nil : room.updatedAt)
+        WHERE code = \(bind: room.code) AND version = \(bind: expectedVersion)
+        RETURNING code
+        """
+      ).first() != nil
+    }
+  }
+
+  public func openRooms(limit: Int) async throws -> [RoomRecord] {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT * FROM rooms WHERE closed_at IS NULL ORDER BY updated_at DESC, code
+        LIMIT \(bind: limit)
+        """
+      ).all().map(Self.room(from:))
+    }
+  }
+
+  private static func room(from row: any SQLRow) throws -> RoomRecord {
+    RoomRecord(
+      code: try row.decode(column: "code", as: String.self),
+      hostID: try row.decode(column: "host_id", as: String.self),
+      state: try row.decode(column: "state", as: String.self),
+      version: try row.decode(column: "version", as: Int.self),
+      players: try row.decode(column: "players", as: Int.self),
+      isOpen: try row.decode(column: "closed_at", as: Int64?.self) == nil,
+      createdAt: try row.decode(column: "created_at", as: Int64.self),
+      updatedAt: try row.decode(column: "updated_at", as: Int64.self))
+  }
+}
