@@ -3,7 +3,7 @@
 // back by itself), actions, clocks, and the parts both draw: avatars, standings, team names.
 // The protocol is docs/rooms.md.
 import { api, el, initialOf, say } from './api.js';
-import { t, formatNumber } from './i18n.js';
+import { t, tm, formatNumber } from './i18n.js';
 
 const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -136,6 +136,16 @@ export class RoomSocket {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
+  /** A new socket at once, for the current view (which every new socket is sent first). */
+  reopen() {
+    if (this.stopped) return;
+    const old = this.socket;
+    this.socket = null;
+    if (old) old.close();
+    clearTimeout(this.timer);
+    this.open();
+  }
+
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
@@ -201,6 +211,9 @@ export function avatar(player, size = 'small') {
 function initialAvatar(player, size) {
   return el('span', { class: `avatar ${size} initial`, 'aria-hidden': 'true', text: initialOf(player && player.name) });
 }
+
+/** The title of the room's chosen game (a message, in the viewer's language), or ''. */
+export const gameTitle = (view) => (view.game ? tm(view.game.title) : '');
 
 export const playerById = (view, id) => (view.players || []).find((p) => p.id === id) || null;
 

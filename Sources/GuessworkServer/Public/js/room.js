@@ -13,7 +13,7 @@ import { paintCard, clock } from './stroop-cards.js';
 import { ready, t, tm } from './i18n.js';
 import {
   normaliseCode, validCode, codeFromURL, setCodeInURL, roomPath, roomAction, RoomSocket, ViewKeeper,
-  clockOf, seconds, hostAction, avatar, playerById, present, teamName, standingsList, teamScores, decks, everyQuarterSecond,
+  clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, teamScores, decks, everyQuarterSecond,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
@@ -25,6 +25,9 @@ let chooseTimer = 0;
 // The round drawn (its number), so that a new one starts afresh and a view of the same one only
 // updates it.
 let shownRound = null;
+// The player's own game in that round, as last seen: a player done with a round is sent none
+// until the reveal, and keeps seeing their answer.
+let roundView = null;
 let chosenPicture = null;
 let typed = '';
 let sending = false;
@@ -74,8 +77,10 @@ async function create() {
   $('#create-button').disabled = true;
   try {
     const created = await api('POST', '/api/rooms', {});
+    // The host plays too: they join their own room like everyone.
+    const joined = await api('POST', `${roomPath(created.code)}/join`, {});
     say('');
-    enter(created.room);
+    enter(joined);
   } catch (e) {
     say(e.message, 'error');
   } finally {
@@ -165,8 +170,9 @@ function render() {
   $('#gone').hidden = true;
   $('#room').hidden = false;
   document.body.dataset.phase = v.phase;
+  for (const row of document.querySelectorAll('.host-row')) row.hidden = !you().host;
   setText('#bar-code', v.code);
-  setText('#bar-game', v.game && v.phase !== 'lobby' ? v.game.title : '');
+  setText('#bar-game', v.phase !== 'lobby' ? gameTitle(v) : '');
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
   if (v.phase !== 'question') shownRound = null;
   if (v.phase === 'lobby') renderLobby(v);
@@ -212,7 +218,7 @@ function renderLobby(v) {
   const people = host ? v.players || [] : present(v);
   $('#lobby-players').replaceChildren(...people.map((p) => playerRow(p, host)));
   setText('#lobby-count', t('room.lobby.count', { count: present(v).length, limit: v.limit }));
-  setText('#lobby-wait', host ? '' : v.game ? t('room.lobby.waitGame', { game: v.game.title }) : t('room.lobby.wait'));
+  setText('#lobby-wait', host ? '' : v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
   $('#guest-actions').hidden = host;
   $('#host-panel').hidden = !host;
   if (host) {
@@ -334,6 +340,7 @@ function renderQuestion(v) {
   const fresh = shownRound !== r.number;
   if (fresh) {
     shownRound = r.number;
+    roundView = null;
     chosenPicture = null;
     typed = '';
     shownTrial = 0;
@@ -342,15 +349,20 @@ function renderQuestion(v) {
   setText('#round-text', t('room.round', { number: r.number, count: r.of }));
   setText('#answered-text', t('room.answered', { answered: r.answered ?? 0, players: r.players ?? present(v).length }));
   for (const [game, selector] of Object.entries(GAME_AREAS)) $(selector).hidden = game !== kind;
-  const answered = !!(mine() && mine().answered);
-  const rv = r.view || {};
+  const answered = !!(you().answered || (mine() && mine().answered));
+  if (r.view) roundView = r.view;
+  const rv = roundView || {};
+  // Someone who joined after the game began plays from the next one.
+  const watching = !roundView && !answered;
+  $('#question').classList.toggle('watching', watching);
   if (kind === 'picture-quiz') renderPictureQuiz(v, rv, fresh, answered);
   else if (kind === 'number') renderNumber(rv, answered);
   else if (kind === 'bullseye') renderBullseye(rv, fresh, answered);
   else if (kind === 'color-match') renderStroop(rv, answered);
   const waiting = $('#waiting');
-  waiting.hidden = !answered;
-  setText(waiting, answered ? waitingText(kind, rv) : '');
+  waiting.hidden = !answered && !watching;
+  setText(waiting, watching ? t('room.watching') : answered ? waitingText(kind, rv) : '');
+  if (watching) for (const selector of Object.values(GAME_AREAS)) $(selector).hidden = true;
   document.body.classList.toggle('answered', answered);
 }
 
@@ -366,7 +378,8 @@ function renderPictureQuiz(v, rv, fresh, answered) {
   const deck = deckList.find((d) => d.id === (v.game && v.game.variant)) || null;
   setText('#pq-question', rv.answerName ? questionText(deck, rv.answerName) : '');
   const choices = rv.choices || [];
-  if (fresh || $('#pq-pictures').children.length !== choices.length) {
+  if (choices.length && (fresh || $('#pq-pictures').children.length !== choices.length)) {
+    $('#pq-pictures').dataset.count = String(choices.length);
     $('#pq-pictures').replaceChildren(...choices.map((id, i) => el('button', {
       type: 'button', class: 'picture', 'data-choice': i,
       'aria-label': t('pictureQuiz.picture', { number: i + 1, count: choices.length }),
@@ -454,7 +467,7 @@ async function checkColour() {
 }
 
 // Color Match: the cards come and go with time; the room's view of them is asked for again
-// (by joining again, which answers with it) when the countdown or an answer's mark is over.
+// when the countdown or an answer's mark is over.
 function renderStroop(rv, answered) {
   setText('#cm-clock', clock(rv.clock));
   setText('#cm-score', t('colorMatch.hud.score', { score: rv.score ?? 0 }));
@@ -487,11 +500,10 @@ async function answerStroop(match) {
   render();
 }
 
-async function refreshView() {
-  if (!code) return;
-  try {
-    accept(await api('POST', `${roomPath(code)}/join`, {}));
-  } catch { /* the socket brings the next view */ }
+// A new socket is sent the room's view at once (the server pushes a change of the room, not
+// the passing of a player's own countdown or mark).
+function refreshView() {
+  if (socket) socket.reopen();
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -543,7 +555,6 @@ function renderTurnOver(v) {
   $('#turn-over-guessed').replaceChildren(...list(tv.guessed));
   $('#turn-over-passed').replaceChildren(...list(tv.passed));
   $('#turn-over-scores').replaceChildren(teamScores(v));
-  $('#turn-next').hidden = !you().host;
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -552,12 +563,15 @@ function renderTurnOver(v) {
 function renderReveal(v) {
   const result = ((v.reveal && v.reveal.results) || []).find((r) => r.id === you().id);
   const points = (v.round && typeof v.round.points === 'number') ? v.round.points : (result ? result.points : 0);
-  const title = !result ? t('room.reveal.none') : result.correct ? t('room.reveal.right') : t('room.reveal.wrong');
+  const playing = !!result;
+  const r = v.round || {};
+  let title = t('screen.reveal.title', { number: r.number, count: r.of });
+  if (playing) title = result.answered === false ? t('room.reveal.none') : result.correct ? t('room.reveal.right') : t('room.reveal.wrong');
   const box = $('#reveal');
   box.classList.toggle('right', !!(result && result.correct));
   box.classList.toggle('wrong', !(result && result.correct));
   setText('#reveal-title', title);
-  setText('#reveal-points', t('room.reveal.points', { count: points }));
+  setText('#reveal-points', playing ? t('room.reveal.points', { count: points }) : '');
   const rv = (v.round && v.round.view) || {};
   const kind = v.game && v.game.kind;
   let answer = '';
@@ -565,7 +579,6 @@ function renderReveal(v) {
   else if (kind === 'number' && typeof rv.secret === 'number') answer = t('number.reveal', { number: rv.secret });
   setText('#reveal-answer', answer);
   $('#reveal-standings').replaceChildren(standingsList(v, shortStandings(v), you().id));
-  $('#reveal-next').hidden = !you().host;
   if (soundedReveal !== (v.round && v.round.number)) {
     soundedReveal = v.round && v.round.number;
     if (result) sound(result.correct ? 'correct' : 'wrong');
@@ -585,8 +598,8 @@ function renderPodium(v) {
   const own = rows.find((r) => r.id === you().id) || (v.podium || []).find((r) => r.id === you().id);
   setText('#podium-title', own ? t('room.podium.rank', { place: own.rank }) : t('room.podium.title'));
   setText('#podium-score', own ? t('room.podium.score', { score: own.score }) : '');
+  setText('#podium-medal', own ? ['🥇', '🥈', '🥉'][own.rank - 1] || '🎉' : '🏁');
   $('#podium-standings').replaceChildren(standingsList(v, rows, you().id));
-  $('#podium-host').hidden = !you().host;
   const fresh = !cheeredPodium;
   cheeredPodium = true;
   celebrate($('#podium'), own && own.rank === 1 ? [t('room.podium.won')] : [], fresh);
@@ -634,8 +647,7 @@ function wire() {
   $('#rejoin').addEventListener('click', () => { if (code) join(code); });
   $('#leave').addEventListener('click', leave);
   $('#start').addEventListener('click', start);
-  $('#close-room').addEventListener('click', () => hostAct({ type: 'close' }));
-  $('#podium-close').addEventListener('click', () => hostAct({ type: 'close' }));
+  for (const button of document.querySelectorAll('[data-close-room]')) button.addEventListener('click', () => hostAct({ type: 'close' }));
   $('#back-to-lobby').addEventListener('click', () => hostAct({ type: 'lobby' }));
   $('#reveal-next').addEventListener('click', () => hostAct({ type: 'next' }));
   $('#turn-next').addEventListener('click', () => hostAct({ type: 'next' }));

@@ -8,7 +8,7 @@ import { play as sound } from './sound.js';
 import { questionText, picture, paintDeckColours } from './pictures.js';
 import { ready, t, formatNumber } from './i18n.js';
 import {
-  codeFromURL, roomPath, RoomSocket, ViewKeeper, hostAction, clockOf, seconds, avatar, playerById, present,
+  codeFromURL, roomPath, RoomSocket, ViewKeeper, hostAction, clockOf, seconds, gameTitle, avatar, playerById, present,
   teamName, standingsList, teamScores, decks, everyQuarterSecond,
 } from './room-common.js';
 
@@ -61,7 +61,7 @@ function render() {
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
   $('#s-start').hidden = !(v.phase === 'lobby' && v.game);
   $('#s-next').hidden = !(v.phase === 'reveal' || v.phase === 'turnOver');
-  $('#s-lobby').hidden = v.phase !== 'podium';
+  $('#s-back').hidden = v.phase !== 'podium';
   const deck = deckOf(v);
   // A deck's colours while its questions are on, the room's own otherwise.
   if (deck && v.game.kind === 'picture-quiz' && v.phase !== 'lobby') paintDeckColours(deck);
@@ -102,7 +102,7 @@ function renderLobby(v) {
   if ($('#s-qr').getAttribute('src') !== qr) $('#s-qr').src = qr;
   const people = present(v);
   setText('#s-count', t('room.lobby.count', { count: people.length, limit: v.limit }));
-  setText('#s-next-game', v.game ? t('room.lobby.waitGame', { game: v.game.title }) : t('room.lobby.wait'));
+  setText('#s-next-game', v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
   $('#s-players').replaceChildren(...people.map((p) => el('li', { class: p.connected === false ? 'away' : '', 'data-id': p.id },
     avatar(p, 'large'), el('span', { class: 'name', text: p.name }))));
 }
@@ -112,7 +112,7 @@ function renderQuestion(v, deck) {
   const rv = r.view || {};
   const kind = v.game && v.game.kind;
   setText('#s-round', t('room.round', { number: r.number, count: r.of }));
-  let question = v.game ? v.game.title : '';
+  let question = gameTitle(v);
   if (kind === 'picture-quiz' && rv.answerName) question = questionText(deck, rv.answerName);
   else if (kind === 'number' && typeof rv.low === 'number') question = t('screen.number.ask', { low: rv.low, high: rv.high });
   else if (kind === 'bullseye') question = t('screen.bullseye.ask');
@@ -130,8 +130,9 @@ function renderQuestion(v, deck) {
   const people = present(v);
   const answered = r.answered ?? people.filter((p) => p.answered).length;
   setText('#s-answered', t('room.answered', { answered, players: r.players ?? people.length }));
-  $('#s-answered-list').replaceChildren(...people.map((p) => el('li', { class: p.answered ? 'done' : '', title: p.name },
-    avatar(p), el('span', { class: 'sr-only', text: p.answered ? t('screen.hasAnswered', { name: p.name }) : t('screen.notAnswered', { name: p.name }) }))));
+  $('#s-answered-list').replaceChildren(...people.map((p) => el('li', { class: p.answered ? 'done' : '' },
+    avatar(p), el('span', { class: 'name', 'aria-hidden': 'true', text: p.name }),
+    el('span', { class: 'sr-only', text: p.answered ? t('screen.hasAnswered', { name: p.name }) : t('screen.notAnswered', { name: p.name }) }))));
 }
 
 function renderReveal(v) {
@@ -154,7 +155,7 @@ function renderReveal(v) {
   $('#s-results').replaceChildren(...results.map((result) => {
     const p = playerById(v, result.id) || { name: '?' };
     return el('li', { class: result.correct ? 'right' : 'wrong' }, avatar(p), el('span', { class: 'name', text: p.name }),
-      el('span', { class: 'mark', 'aria-label': result.correct ? t('screen.right') : t('screen.wrong'), text: result.correct ? '✓' : '✗' }),
+      el('span', { class: 'result-mark', role: 'img', 'aria-label': result.correct ? t('screen.right') : t('screen.wrong'), text: result.correct ? '✓' : '✗' }),
       el('span', { class: 'points', text: t('room.reveal.points', { count: result.points }) }));
   }));
   $('#s-standings').replaceChildren(standingsList(v, (v.standings || []).slice(0, 8)));
@@ -224,7 +225,7 @@ async function main() {
   const act = (action) => hostAction(code, keeper, action, accept);
   $('#s-start').addEventListener('click', () => act({ type: 'start' }));
   $('#s-next').addEventListener('click', () => act({ type: 'next' }));
-  $('#s-lobby').addEventListener('click', () => act({ type: 'lobby' }));
+  $('#s-back').addEventListener('click', () => act({ type: 'lobby' }));
   socket = new RoomSocket(code, 'screen', {
     onView: accept,
     onState: (state) => { $('#conn').hidden = state !== 'reconnecting'; },
