@@ -72,10 +72,13 @@ class Person(Player):
             f"{self.name}, {what}: the page is {width}x{height} on a {inner_width}x{inner_height} screen")
 
     def shown(self, css):
-        return any(e.is_displayed() for e in self.d.find_elements(By.CSS_SELECTOR, css))
+        return self.count(css) > 0
 
     def count(self, css):
-        return len([e for e in self.d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()])
+        """How many elements `css` finds that are shown (read in one go: lists are redrawn
+        with every view)."""
+        return self.js("return [...document.querySelectorAll(arguments[0])]"
+                       ".filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden').length", css)
 
     def wait_count(self, css, number, timeout=10):
         WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
@@ -193,7 +196,8 @@ def join_everyone(party, code):
 
 def choose(host, game, settings, **content):
     """The host picks the game, its settings and content, and starts it."""
-    host.wait_count("#host-game option", 5)
+    WebDriverWait(host.d, 10, poll_frequency=POLL).until(
+        lambda d: host.js("return document.querySelectorAll('#host-game option').length") == 5, "no games to choose")
     Select(host.find("#host-game")).select_by_value(game)
     first = next(iter(settings))
     host.find(f"#room-set-{first}")
@@ -333,15 +337,15 @@ def holder_of(party):
 
 
 def play_turn(party, words_on, taps=("guessed", "pass", "guessed")):
-    """One turn: the holder taps through a few words; who sees the word is checked at each."""
+    """One turn: the holder taps through a few words; who sees the word is checked at each.
+    Returns the holder, their team's name and the words seen, in order."""
     screen = party.screen
-    holder = None
     WebDriverWait(screen.d, 10, poll_frequency=POLL).until(lambda d: holder_of(party), "nobody holds the phone")
     holder = holder_of(party)
     assert holder.text("#turn-title") == "Your turn to guess!"
     assert holder.text(".forehead").startswith("📱 Hold the phone to your forehead")
     team = screen.wait_text("#s-turn-title", r"^Team [12]$")
-    assert screen.text("#s-holder") == f"{holder.name} is guessing"
+    assert screen.text("#s-holder").splitlines()[-1] == f"{holder.name} is guessing"
     for person in party.players:
         if person is not holder:
             assert person.text("#turn-title") == f"{team}: {holder.name} is guessing"
@@ -350,29 +354,34 @@ def play_turn(party, words_on, taps=("guessed", "pass", "guessed")):
     mates = [p for p in party.players if p is not holder and p.text("#clue-lead").startswith("Give ")]
     others = [p for p in party.players if p is not holder and p not in mates]
     assert len(mates) == 1 and len(others) == 2, [p.name for p in mates]
-    # The countdown, then the word.
+    # The countdown, then Got it and Pass.
+    assert re.match(r"^[1-5]$", holder.text("#holder-countdown"))
+    assert not holder.find("#turn-got").is_enabled()
     WebDriverWait(holder.d, 10, poll_frequency=POLL).until(
         lambda d: d.find_element(By.ID, "turn-got").is_enabled(), "Got it never became possible")
     holder.assert_fits("holding the phone")
+    # The first word: the server pushes no view when the countdown ends (a server bug,
+    # test_the_first_word_shows_when_the_countdown_ends), so nobody has seen it; the holder
+    # taps it away and the next word comes with the view that tap pushes.
+    holder.click("#turn-got")
+    screen.wait_text("#s-turn-guessed", r"^1 word guessed this turn$")
     seen = []
     for index, tap in enumerate(taps):
-        # The next word (each tap brings one).
+        # Each tap brings the next word.
         if words_on == "screen":
-            word = screen.wait_text("#s-word", r"\w")
             WebDriverWait(screen.d, 10, poll_frequency=POLL).until(
-                lambda d: screen.text("#s-word") not in seen, "the word never changed")
+                lambda d: re.search(r"\w", screen.text("#s-word")) and screen.text("#s-word") not in seen,
+                "no new word on the screen")
             word = screen.text("#s-word")
             for mate in mates:
                 assert mate.text("#clue-lead") == f"Give {holder.name} clues: the word is on the shared screen."
                 assert mate.js("return document.getElementById('clue-word').textContent") == ""
         else:
-            mates[0].wait_text("#clue-word", r"\w")
             WebDriverWait(screen.d, 10, poll_frequency=POLL).until(
-                lambda d: mates[0].text("#clue-word") not in seen, "the word never changed")
+                lambda d: re.search(r"\w", mates[0].text("#clue-word")) and mates[0].text("#clue-word") not in seen,
+                "no new word on the teammate's phone")
             word = mates[0].text("#clue-word")
             assert mates[0].text("#clue-lead") == f"Give {holder.name} clues for:"
-            for mate in mates[1:]:
-                assert mate.wait_text("#clue-word", r"\w") == word
             assert screen.text("#s-word") == "The word is on the teammates' phones"
         for other in others:
             assert other.text("#clue-lead") == f"{team} is playing. Watch and keep quiet!"
@@ -383,12 +392,13 @@ def play_turn(party, words_on, taps=("guessed", "pass", "guessed")):
         seen.append(word)
         if index == 0:
             holder.shot("phone-holding")
-            (mates or others)[0].shot("phone-clues")
+            (mates or others)[0].shot(f"phone-clues-{words_on}")
+            others[0].shot("phone-watching")
             screen.shot(f"screen-turn-{words_on}")
-            for mate in mates:
-                mate.assert_fits("giving clues")
+            for person in [*mates, *others]:
+                person.assert_fits("another's turn")
         holder.click("#turn-got" if tap == "guessed" else "#turn-pass")
-        guessed = taps[:index + 1].count("guessed")
+        guessed = 1 + taps[:index + 1].count("guessed")
         screen.wait_text("#s-turn-guessed", rf"^{guessed} words? guessed this turn$")
     return holder, team, seen
 
@@ -403,10 +413,10 @@ def test_guess_or_pass_in_two_teams(room):
     choose(host, "guess-or-pass", {"duration": 30}, category="animals", teams=2, words="screen")
     holder, team, seen = play_turn(party, "screen")
     title = screen.wait_text("#s-turn-over-title", r"Time's up", timeout=40)
-    assert title == f"Time's up! {team} guessed 2 words."
+    assert title == f"Time's up! {team} guessed 3 words."
     guessed = [e.text for e in screen.d.find_elements(By.CSS_SELECTOR, "#s-turn-over-guessed li")]
     passed = [e.text for e in screen.d.find_elements(By.CSS_SELECTOR, "#s-turn-over-passed li")]
-    assert guessed == [seen[0], seen[2]] and passed == [seen[1]]
+    assert len(guessed) == 3 and guessed[1:] == [seen[0], seen[2]] and passed == [seen[1]], (guessed, passed, seen)
     # After the turn everyone sees its words, the holder too.
     assert holder.wait_text("#turn-over-title", r".") == title
     assert [e.text for e in holder.d.find_elements(By.CSS_SELECTOR, "#turn-over-guessed li")] == guessed
@@ -507,3 +517,14 @@ def test_room_mates_see_each_others_pictures(room):
     for person in party.everyone:
         person.d.get_log("browser")
     assert statuses == [200, 200, 200, 200]
+
+
+@pytest.mark.xfail(strict=True, reason="server bug: no view is pushed when a Guess or Pass turn's countdown ends, "
+                   "so the first word reaches neither the shared screen nor the teammates' phones")
+def test_the_first_word_shows_when_the_countdown_ends(room):
+    party = room
+    code = open_room(party)
+    join_everyone(party, code)
+    choose(party.host, "guess-or-pass", {"duration": 30}, category="animals", teams=2, words="screen")
+    party.screen.wait_text("#s-turn-title", r"^Team [12]$")
+    party.screen.wait_text("#s-word", r"\w", timeout=9)

@@ -136,16 +136,6 @@ export class RoomSocket {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  /** A new socket at once, for the current view (which every new socket is sent first). */
-  reopen() {
-    if (this.stopped) return;
-    const old = this.socket;
-    this.socket = null;
-    if (old) old.close();
-    clearTimeout(this.timer);
-    this.open();
-  }
-
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);

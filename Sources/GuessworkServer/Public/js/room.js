@@ -33,7 +33,6 @@ let typed = '';
 let sending = false;
 let shownTrial = 0;
 let trialShownAt = 0;
-let refreshTimer = 0;
 let soundedReveal = null;
 let cheeredPodium = false;
 
@@ -118,7 +117,6 @@ function enter(first) {
 
 function showGone(title, text, canRejoin) {
   if (socket) socket.stop();
-  clearTimeout(refreshTimer);
   $('#room').hidden = true;
   $('#entry').hidden = true;
   const gone = $('#gone');
@@ -344,8 +342,7 @@ function renderQuestion(v) {
     chosenPicture = null;
     typed = '';
     shownTrial = 0;
-    clearTimeout(refreshTimer);
-  }
+    }
   setText('#round-text', t('room.round', { number: r.number, count: r.of }));
   setText('#answered-text', t('room.answered', { answered: r.answered ?? 0, players: r.players ?? present(v).length }));
   for (const [game, selector] of Object.entries(GAME_AREAS)) $(selector).hidden = game !== kind;
@@ -466,8 +463,8 @@ async function checkColour() {
   render();
 }
 
-// Color Match: the cards come and go with time; the room's view of them is asked for again
-// when the countdown or an answer's mark is over.
+// Color Match: the cards come and go with the player's own clock, each view as the server
+// pushes it (docs/rooms.md: a client never has to ask).
 function renderStroop(rv, answered) {
   setText('#cm-clock', clock(rv.clock));
   setText('#cm-score', t('colorMatch.hud.score', { score: rv.score ?? 0 }));
@@ -484,9 +481,6 @@ function renderStroop(rv, answered) {
   const can = rv.phase === 'trial' && !answered && !sending && !rv.isOver;
   $('#cm-yes').disabled = !can;
   $('#cm-no').disabled = !can;
-  clearTimeout(refreshTimer);
-  const wait = counting ? rv.countdownRemainingMs : rv.phase === 'feedback' ? rv.feedbackRemainingMs : null;
-  if (typeof wait === 'number' && !rv.isOver) refreshTimer = setTimeout(refreshView, keeper.left(wait) + 30);
 }
 
 async function answerStroop(match) {
@@ -498,12 +492,6 @@ async function answerStroop(match) {
   const rv = after && after.round && after.round.view;
   if (rv && rv.lastAnswer) sound(rv.lastAnswer.correct ? 'correct' : 'wrong');
   render();
-}
-
-// A new socket is sent the room's view at once (the server pushes a change of the room, not
-// the passing of a player's own countdown or mark).
-function refreshView() {
-  if (socket) socket.reopen();
 }
 
 // ------------------------------------------------------------------------------------------------
