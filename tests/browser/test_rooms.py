@@ -332,6 +332,48 @@ def test_a_whole_picture_quiz_room_with_a_reload_mid_round(room):
 
 
 # ---------------------------------------------------------------------------------------------
+# Guess the Number on the digit pad
+
+
+def test_a_number_round_on_the_digit_pad(room):
+    party = room
+    host, screen, phones = party.host, party.screen, party.phones
+    code = open_room(party)
+    join_everyone(party, code)
+    choose(host, "number", {"low": 0, "high": 99, "attempts": 1})
+    assert screen.wait_text("#s-question-text", r".") == "Guess my number from 0 to 99!"
+    for person in party.players:
+        person.find("#nu")
+        person.wait_attribute("#display", "aria-label", "Nothing typed")
+        assert person.count("#pad button") == 12
+        assert person.text("#nu-attempts") == "last attempt!"
+        person.assert_fits("the digit pad")
+    phones[0].shot("phone-number")
+    phones[1].shot("phone-number")
+    guesses = {}
+    for index, person in enumerate(phones):
+        number = 17 + 29 * index
+        for digit in str(number):
+            person.click(f"#pad [aria-label='Digit {digit}']")
+        person.wait_attribute("#display", "aria-label", f"Typed {number}")
+        person.click("#pad [aria-label='Enter guess']")
+        guesses[person.name] = number
+        assert person.wait_text("#waiting", r".") == "Your answer is in. Waiting for the others…"
+        person.assert_fits("a guess sent")
+    # The host types on the keyboard.
+    host.keys("5", "0")
+    host.wait_attribute("#display", "aria-label", "Typed 50")
+    host.keys("\ue007")  # Enter
+    secrets = set()
+    for person in party.players:
+        answer = person.wait_text("#reveal-answer", r"My number was")
+        secrets.add(answer)
+        assert person.text("#reveal-title") in ("Right! 🎉", "Not this time")
+    assert len(secrets) == 1 and re.match(r"^My number was \d+\.$", secrets.pop())
+    screen.wait_count("#s-results li", 4)
+
+
+# ---------------------------------------------------------------------------------------------
 # Guess or Pass in teams
 
 

@@ -229,6 +229,20 @@ export function teamScores(view) {
     el('span', { text: teamName(i) }), el('strong', { text: formatNumber(score) }))));
 }
 
+/** A Guess or Pass turn that is over: its team's words, guessed and passed, and the teams'
+    scores, into the elements `<prefix>turn-over-title`, `-guessed`, `-passed` and `-scores`. */
+export function drawTurnOver(view, prefix) {
+  const turn = view.turn || {};
+  const tv = turn.view || {};
+  const node = (name) => document.getElementById(`${prefix}turn-over-${name}`);
+  node('title').textContent = t('room.turnOver.title', { team: teamName(turn.team), count: tv.score ?? 0 });
+  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w }))
+    : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
+  node('guessed').replaceChildren(...list(tv.guessed));
+  node('passed').replaceChildren(...list(tv.passed));
+  node('scores').replaceChildren(teamScores(view));
+}
+
 let decksPromise = null;
 /** Picture Quiz's decks (GET /api/decks), asked once a page. */
 export function decks() {

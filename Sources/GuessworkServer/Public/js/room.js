@@ -13,7 +13,7 @@ import { paintCard, clock } from './stroop-cards.js';
 import { ready, t, tm } from './i18n.js';
 import {
   normaliseCode, validCode, codeFromURL, setCodeInURL, roomPath, roomAction, RoomSocket, ViewKeeper,
-  clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, teamScores, decks, everyQuarterSecond,
+  clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, drawTurnOver, teamScores, decks, everyQuarterSecond,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
@@ -177,7 +177,7 @@ function render() {
   else if (v.phase === 'question') renderQuestion(v);
   else if (v.phase === 'reveal') renderReveal(v);
   else if (v.phase === 'turn') renderTurn(v);
-  else if (v.phase === 'turnOver') renderTurnOver(v);
+  else if (v.phase === 'turnOver') drawTurnOver(v, '');
   else if (v.phase === 'podium') renderPodium(v);
   if (v.phase !== 'podium') cheeredPodium = false;
   tick();
@@ -358,17 +358,10 @@ function renderQuestion(v) {
   else if (kind === 'color-match') renderStroop(rv, answered);
   const waiting = $('#waiting');
   waiting.hidden = !answered && !watching;
-  setText(waiting, watching ? t('room.watching') : answered ? waitingText(kind, rv) : '');
-  if (watching) for (const selector of Object.values(GAME_AREAS)) $(selector).hidden = true;
+  setText(waiting, watching ? t('room.watching') : answered ? t('room.waiting') : '');
+  // Nothing of the round to show (a reload after answering, or not in this game): the wait only.
+  if (!roundView) for (const selector of Object.values(GAME_AREAS)) $(selector).hidden = true;
   document.body.classList.toggle('answered', answered);
-}
-
-// What the player sees once their answer is in: their own game's last word, and the wait.
-function waitingText(kind, rv) {
-  const wait = t('room.waiting');
-  if (kind === 'number' && rv.message) return `${tm(rv.message)} ${wait}`;
-  if (kind === 'bullseye' && rv.result) return `${t('bullseye.result.score', { score: rv.result.score })} · ${wait}`;
-  return wait;
 }
 
 function renderPictureQuiz(v, rv, fresh, answered) {
@@ -405,6 +398,7 @@ async function choosePicture(index) {
 function renderNumber(rv, answered) {
   if (!$('#pad').children.length) buildPad($('#pad'), pressKey);
   setText('#nu-hint', rv.hint ? tm(rv.hint) : tm(rv.message));
+  $('#nu-hint').classList.toggle('said', !rv.hint);
   setText('#nu-range', rv.knownRangeText ? tm(rv.knownRangeText) : '');
   setText('#nu-attempts', rv.attemptsLeftText ? tm(rv.attemptsLeftText) : '');
   $('#nu-attempts').classList.toggle('last', !!rv.isLastAttempt && !rv.isOver);
@@ -435,10 +429,9 @@ async function guessNumber() {
   render();
   const after = await play({ type: 'guess', number });
   sending = false;
-  if (after) {
-    const rv = (after.round && after.round.view) || {};
-    if (!rv.isOver) sound('wrong');
-  }
+  // A miss that leaves attempts: the game's hint comes back (a last guess is judged in the reveal).
+  const rv = after && after.round && after.round.view;
+  if (rv && rv.hint && !rv.isOver) sound('wrong');
   render();
 }
 
@@ -535,15 +528,6 @@ async function answerWord(type) {
   tick();
 }
 
-function renderTurnOver(v) {
-  const turn = v.turn || {};
-  const tv = turn.view || {};
-  setText('#turn-over-title', t('room.turnOver.title', { team: teamName(turn.team), count: tv.score ?? 0 }));
-  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
-  $('#turn-over-guessed').replaceChildren(...list(tv.guessed));
-  $('#turn-over-passed').replaceChildren(...list(tv.passed));
-  $('#turn-over-scores').replaceChildren(teamScores(v));
-}
 
 // ------------------------------------------------------------------------------------------------
 // Reveal and podium

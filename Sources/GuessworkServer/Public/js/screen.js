@@ -9,7 +9,7 @@ import { questionText, picture, paintDeckColours } from './pictures.js';
 import { ready, t, formatNumber } from './i18n.js';
 import {
   codeFromURL, roomPath, RoomSocket, ViewKeeper, hostAction, clockOf, seconds, gameTitle, avatar, playerById, present,
-  teamName, standingsList, teamScores, decks, everyQuarterSecond,
+  teamName, standingsList, drawTurnOver, teamScores, decks, everyQuarterSecond,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
@@ -71,7 +71,7 @@ function render() {
   else if (v.phase === 'question') renderQuestion(v, deck);
   else if (v.phase === 'reveal') renderReveal(v);
   else if (v.phase === 'turn') renderTurn(v);
-  else if (v.phase === 'turnOver') renderTurnOver(v);
+  else if (v.phase === 'turnOver') drawTurnOver(v, 's-');
   else if (v.phase === 'podium') renderPodium(v);
   tick();
 }
@@ -183,15 +183,6 @@ function renderTurn(v) {
   $('#s-turn-scores').replaceChildren(teamScores(v));
 }
 
-function renderTurnOver(v) {
-  const turn = v.turn || {};
-  const tv = turn.view || {};
-  setText('#s-turn-over-title', t('room.turnOver.title', { team: teamName(turn.team), count: tv.score ?? 0 }));
-  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
-  $('#s-turn-over-guessed').replaceChildren(...list(tv.guessed));
-  $('#s-turn-over-passed').replaceChildren(...list(tv.passed));
-  $('#s-turn-over-scores').replaceChildren(teamScores(v));
-}
 
 // The top three on their steps (second, first, third from the left), everyone else below.
 function renderPodium(v) {

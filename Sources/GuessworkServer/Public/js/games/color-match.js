@@ -6,7 +6,7 @@ import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { paintCard, clock } from '../stroop-cards.js';
-import { ready, t, tm, formatNumber } from '../i18n.js';
+import { ready, t, formatNumber } from '../i18n.js';
 import '../daily-badge.js';
 
 const session = new GameSession('color-match', render);
