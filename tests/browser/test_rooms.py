@@ -580,3 +580,29 @@ def test_the_first_word_shows_when_the_countdown_ends(room):
     choose(party.host, "guess-or-pass", {"duration": 30}, category="animals", teams=2, words="screen")
     party.screen.wait_text("#s-turn-title", r"^Team [12]$")
     party.screen.wait_text("#s-word", r"\w", timeout=9)
+
+
+def test_phones_and_the_screen_reconnect_after_the_server_restarts(room, server):
+    """The last test of the module: it restarts the module's server."""
+    party = room
+    host, screen, phones = party.host, party.screen, party.phones
+    code = open_room(party)
+    join_everyone(party, code)
+    server.stop()
+    for person in (phones[0], screen):
+        assert person.wait_text("#conn", r".") == "Reconnecting…"
+    phones[0].shot("phone-reconnecting")
+    server.start()
+    for person in party.everyone:
+        person.gone("#conn", timeout=20)
+    # The sockets are live again: the host's choice reaches every phone and the screen.
+    Select(host.find("#host-game")).select_by_value("bullseye")
+    waiting_for_host(phones, "Bullseye")
+    assert screen.wait_text("#s-next-game", "Bullseye") == "Next game: Bullseye. Waiting for the host to start…"
+    # A request that failed while the server was away showed the offline banner; it goes.
+    for person in party.players:
+        person.gone("#offline-banner")
+    assert screen.text("#s-code") == code
+    for person in party.everyone:
+        expect_refused(person, r"(WebSocket connection to '[^']+/api/rooms/\w+/socket\?as=(player|screen)' failed)|"
+                               r"(/api/rooms/\w+/join - Failed to load resource: net::ERR_CONNECTION_REFUSED)")

@@ -3,6 +3,7 @@
 // back by itself), actions, clocks, and the parts both draw: avatars, standings, team names.
 // The protocol is docs/rooms.md.
 import { api, el, initialOf, say } from './api.js';
+import { hideOffline } from './offline.js';
 import { t, tm, formatNumber } from './i18n.js';
 
 const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -103,6 +104,7 @@ export class RoomSocket {
     if (message.type === 'room') {
       this.sawView = true;
       this.failures = 0;
+      hideOffline(); // a request that failed while the server was away had said it was
       if (message.phase === 'closed') this.stopped = true;
       this.handlers.onState?.('open');
       this.handlers.onView(message);
