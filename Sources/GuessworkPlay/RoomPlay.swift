@@ -163,6 +163,8 @@ public protocol MatchDriver: Sendable {
   var standings: [Standing] { get }
   /// The players' games that are over, to count in their statistics.
   func finishedGames() throws -> [FinishedRoomGame]
+  /// The colour everyone must see but no view carries (Bullseye's target), as `#rrggbb`.
+  var swatch: String? { get }
   func encode(to encoder: any Encoder) throws
 }
 
@@ -342,6 +344,9 @@ struct RoundsDriver<G: RoomPlayable>: MatchDriver {
   }
 
   func encode(to encoder: any Encoder) throws { try match.encode(to: encoder) }
+
+  /// Every copy draws the same targets: the screen's is the round's.
+  var swatch: String? { match.phase == .over ? nil : match.screen.swatch }
 }
 
 struct TeamsDriver: MatchDriver {
@@ -391,4 +396,6 @@ struct TeamsDriver: MatchDriver {
   }
 
   func encode(to encoder: any Encoder) throws { try match.encode(to: encoder) }
+
+  var swatch: String? { nil }
 }

@@ -426,7 +426,8 @@ extension RoomState {
     func name(_ id: String) -> String { names[id] ?? playerName(id) ?? "?" }
     let players = room.members.filter { !$0.left }.map { member in
       RoomView.Player(
-        id: member.id, name: member.name, avatar: "/api/players/\(member.id)/avatar",
+        id: member.id, name: member.name,
+        avatar: "/api/rooms/\(room.code)/players/\(member.id)/avatar",
         host: room.isHost(member.id), connected: connected.contains(member.id),
         kicked: member.kicked, team: teamOf[member.id],
         answered: matchView?.answered.contains(member.id) ?? false,

@@ -279,8 +279,13 @@ struct API: Sendable {
   private func avatar(_ request: Request, id: String) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
     let shown = playerID == id ? true : try await store.isOnLeaderboard(playerID: id)
-    guard shown, let avatar = try await store.avatar(playerID: id)
-    else {
+    guard shown else { throw APIError.notFound("avatar") }
+    return try await avatarPicture(of: id)
+  }
+
+  /// Player `id`'s picture, to someone allowed to see it.
+  func avatarPicture(of id: String) async throws -> Response {
+    guard let avatar = try await store.avatar(playerID: id) else {
       throw APIError.notFound("avatar")
     }
     return Response(
@@ -447,6 +452,11 @@ struct API: Sendable {
     guard let colour = try engine.swatch(record.state) else {
       throw APIError.notFound("swatch")
     }
+    return Self.swatch(colour)
+  }
+
+  /// A colour a player must see but no view carries, as a picture of it (never cached).
+  static func swatch(_ colour: String) -> Response {
     let svg = """
       <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" preserveAspectRatio="none">\
       <rect width="1" height="1" fill="\(colour)"/></svg>

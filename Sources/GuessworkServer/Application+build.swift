@@ -66,6 +66,9 @@ public func buildApplication(
   rooms.register(on: router)
   // Sockets upgrade on a router of their own: only their path is tried for an upgrade.
   let sockets = Router(context: GuessworkContext.self)
+  // A refused upgrade is an error like any other: its status and a body that says why.
+  sockets.add(
+    middleware: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
   rooms.registerSocket(on: sockets)
   if let files = configuration.localCA {
     let der = ByteBuffer(bytes: try LocalCertificate.caDER(files))
@@ -104,6 +107,9 @@ public func buildApplication(
     logger: logger)
   app.addServices(
     StoreService(store: store), WordRefreshService(bank: words), RoomClockService(rooms: rooms))
+  if let changes = store.roomChanges() {
+    app.addServices(RoomListenService(rooms: rooms, changes: changes))
+  }
   if let every = configuration.expirySweep {
     app.addServices(ExpiryService(api: api, logger: logger, every: every))
   }

@@ -264,7 +264,7 @@ private enum GaloisField {
     return logarithms
   }()
 
-  /// The product of two elements: αⁱ × αʲ = α⁽ⁱ⁺ʲ⁾ ᵐᵒᵈ ²⁵⁵.
+  /// The product of two elements: αⁱ × αʲ = α^((i + j) mod 255).
   static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
     if a == 0 || b == 0 { return 0 }
     return powers[(logarithms[Int(a)] + logarithms[Int(b)]) % 255]

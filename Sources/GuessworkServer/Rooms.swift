@@ -46,10 +46,10 @@ final class Rooms: Sendable {
     router.post("/api/rooms/{code}/join") { request, context in
       try self.api.limiter.admit(
         .rooms, key: self.api.client(request, address: context.remoteAddress))
-      return try await self.join(request, code: try Self.code(context))
+      return try await self.join(request, context: context)
     }
     router.post("/api/rooms/{code}/actions") { request, context in
-      try await self.act(request, code: try Self.code(context))
+      try await self.act(request, context: context)
     }
     router.get("/api/rooms/{code}/qr.svg") { request, context in
       let code = try Self.code(context)
@@ -62,31 +62,55 @@ final class Rooms: Sendable {
         headers: [.contentType: "image/svg+xml", .cacheControl: "private, max-age=3600"],
         body: ResponseBody(byteBuffer: ByteBuffer(string: try QRCode(link).svg())))
     }
+    // A room mate's picture: to the room's players and host, of its players and host (a
+    // player's picture is otherwise theirs alone, unless they are on a leaderboard).
+    router.get("/api/rooms/{code}/players/{id}/avatar") { request, context in
+      let playerID = try await self.api.identity.requirePlayerID(of: request)
+      let state = try await self.load(try Self.code(context))
+      let id = try context.parameters.require("id")
+      func inRoom(_ player: String) -> Bool {
+        state.room.isHost(player) || state.room.member(player)?.isPresent == true
+      }
+      guard inRoom(playerID) else { throw APIError.roomRefused(RoomRefusal(.notMember)) }
+      guard inRoom(id) || state.room.member(id) != nil else { throw APIError.notFound("avatar") }
+      return try await self.api.avatarPicture(of: id)
+    }
+    // Bullseye's target for the round, to the room's players and its host only.
+    router.get("/api/rooms/{code}/target.svg") { request, context in
+      let playerID = try await self.api.identity.requirePlayerID(of: request)
+      let state = try await self.load(try Self.code(context))
+      guard state.room.isHost(playerID) || state.room.member(playerID)?.isPresent == true else {
+        throw APIError.roomRefused(RoomRefusal(.notMember))
+      }
+      guard let colour = state.match?.swatch else { throw APIError.notFound("swatch") }
+      return API.swatch(colour)
+    }
     // A plain GET of the socket's path (no upgrade asked for).
     router.get("/api/rooms/{code}/socket") { _, _ -> Response in
       throw APIError(.badRequest, "websocket-expected", "error.websocketExpected")
     }
   }
 
-  /// The socket route, on the router that handles upgrades.
+  /// The socket route, on the router that handles upgrades. Who may connect is checked once
+  /// the socket is open: a browser cannot read why an upgrade was refused, so a refusal is an
+  /// error message (`{"type":"error","code":"kicked",...}`) and a close (1008).
   func registerSocket(on router: Router<GuessworkContext>) {
-    router.ws(
-      "/api/rooms/{code}/socket",
-      shouldUpgrade: { request, context in
-        let code = try Self.code(context)
+    router.ws("/api/rooms/{code}/socket") { inbound, outbound, context in
+      let request = context.request
+      let language = request.language
+      do {
+        let code = try Self.code(context.requestContext)
         let viewer = try await self.viewer(request, code: code)
-        _ = viewer
-        return .upgrade([:])
-      },
-      onUpgrade: { inbound, outbound, context in
-        let request = context.request
-        guard let code = context.requestContext.parameters.get("code").flatMap(Room.normalizedCode)
-        else { return }
-        let viewer = try await self.viewer(request, code: code)
-        let link = self.link(code: code, request: request)
         try await self.serve(
-          code: code, viewer: viewer, link: link, inbound: inbound, outbound: outbound)
-      })
+          code: code, viewer: viewer, link: self.link(code: code, request: request),
+          inbound: inbound, outbound: outbound)
+      } catch let error as APIError {
+        let refusal = SocketError(
+          code: error.code, message: error.message(in: GuessworkContent.Catalog.of(language)))
+        try? await outbound.write(.text(Self.encode(refusal)))
+        try? await outbound.close(.policyViolation, reason: error.code)
+      }
+    }
   }
 
   static func code(_ context: GuessworkContext) throws -> String {
@@ -107,17 +131,29 @@ final class Rooms: Sendable {
     var room: RoomView
   }
 
+  /// `POST /api/rooms`: `{}` or `{"limit": 12}`.
+  struct NewRoom: Decodable {
+    var limit: Int?
+  }
+
   private func create(_ request: Request, context: GuessworkContext) async throws -> Response {
     let playerID = try await api.identity.requirePlayerID(of: request)
     try api.limiter.admit(.games, key: playerID)
+    let body = try await api.body(of: request, limit: 1024)
+    let input = body.isEmpty ? NewRoom() : try JSONDecoder().decode(NewRoom.self, from: body)
+    let limit = input.limit ?? Room.defaultLimit
+    guard Room.limits.contains(limit) else {
+      throw APIError(
+        .badRequest, "bad-limit", "error.roomLimit",
+        ["low": .int(Room.limits.lowerBound), "high": .int(Room.limits.upperBound)])
+    }
     let now = now()
     var random = SystemRandomNumberGenerator()
     for length in [4, 4, 4, 5, 5, 6, 6] {
       var seeded = SeededRandom(seed: random.next())
       let code = Room.makeCode(length: length, using: &seeded)
-      let state = RoomState(room: Room(code: code, host: playerID, at: now))
+      let state = RoomState(room: Room(code: code, host: playerID, limit: limit, at: now))
       if try await store.insertRoom(record(state, at: now)) {
-        await hub.remember(state)
         let view = await view(of: state, for: .player(playerID), request: request)
         return json(Created(code: code, link: view.link, room: view), status: .created)
       }
@@ -131,6 +167,8 @@ final class Rooms: Sendable {
     var players: Int
     var limit: Int
     var host: String
+    /// The room's version: what a host's next action names.
+    var version: Int
   }
 
   private func summary(_ code: String) async throws -> Response {
@@ -139,11 +177,15 @@ final class Rooms: Sendable {
     return json(
       Summary(
         code: code, open: state.room.phase != .closed, players: state.room.present.count,
-        limit: state.room.limit, host: host))
+        limit: state.room.limit, host: host, version: state.version))
   }
 
-  private func join(_ request: Request, code: String) async throws -> Response {
+  private func join(_ request: Request, context: GuessworkContext) async throws -> Response {
     let playerID = try await api.identity.requirePlayerID(of: request)
+    let code = try Self.code(context)
+    // The body says nothing, but it must be JSON if there is one: a cross-site form (text/plain)
+    // must not join a player to a room.
+    _ = try await api.body(of: request, limit: 1024)
     guard let player = try await store.player(id: playerID) else { throw APIError.noPlayer }
     let state = try await change(code) { state, now in
       try state.room.join(playerID, name: player.name, at: now)
@@ -153,8 +195,9 @@ final class Rooms: Sendable {
     return json(await view(of: state, for: .player(playerID), request: request))
   }
 
-  private func act(_ request: Request, code: String) async throws -> Response {
+  private func act(_ request: Request, context: GuessworkContext) async throws -> Response {
     let playerID = try await api.identity.requirePlayerID(of: request)
+    let code = try Self.code(context)
     try api.limiter.admit(.moves, key: playerID)
     let body = try await api.body(of: request, limit: 16 * 1024)
     let input = try JSONDecoder().decode(RoomRequest.self, from: body)
@@ -294,7 +337,22 @@ final class Rooms: Sendable {
 
   private func published(_ state: RoomState) async {
     await hub.remember(state)
-    await hub.publish(state, at: now())
+    await publish(state)
+  }
+
+  /// Tells every connection to the room here its own view. The views are made and encoded
+  /// outside the hub, so that rooms are told side by side.
+  func publish(_ state: RoomState) async {
+    let (audience, connected) = await hub.audience(of: state)
+    let now = now()
+    let views = audience.map { id, connection in
+      let view = state.view(
+        for: connection.viewer, at: now, connected: connected, link: connection.link)
+      return (id, Self.encode(view))
+    }
+    await hub.deliver(
+      views, code: state.room.code, version: state.version, closing: state.room.phase == .closed)
+    await hub.wake(state.room.code, at: state.nextChange(after: now))
   }
 
   static func apiError(_ error: any Error) -> any Error {
@@ -322,7 +380,10 @@ final class Rooms: Sendable {
   func tickDue() async {
     for code in await hub.due(at: now()) {
       do {
-        try await change(code) { _, _ in RoomOutcome() }
+        let before = await hub.state(code)?.version
+        let state = try await change(code) { _, _ in RoomOutcome() }
+        // Time alone changed what is seen (a countdown ended): the views, again.
+        if state.version == before { await publish(state) }
       } catch {
         logger.warning("room \(code): \(error)")
       }
@@ -359,10 +420,16 @@ final class Rooms: Sendable {
     let (messages, sender) = AsyncStream<RoomHub.Outgoing>.makeStream(
       bufferingPolicy: .bufferingNewest(16))
     let id = await hub.connect(code: code, viewer: viewer, link: link, sender: sender)
-    defer { Task { await self.hub.disconnect(code: code, id: id) } }
-    // The view at once: a client that reconnects continues where it was.
+    defer {
+      // The others see this player's connection go.
+      Task {
+        if let state = await self.hub.disconnect(code: code, id: id) { await self.publish(state) }
+      }
+    }
+    // The view at once: a client that reconnects continues where it was; the others see it
+    // connected.
     if let state = try? await load(code) {
-      await hub.send(state, to: id, at: now())
+      await publish(state)
     }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -388,7 +455,7 @@ final class Rooms: Sendable {
             }
             count += 1
             guard count <= Self.messagesPerSecond else {
-              sender.yield(.close(.policyViolation, "too many messages"))
+              try? await outbound.close(.policyViolation, reason: "too many messages")
               return
             }
             if case .text(let text) = message, text.contains("\"ping\"") {
@@ -406,7 +473,7 @@ final class Rooms: Sendable {
           }
         } catch {
           // Too large (the reader refuses past maxSize), or the connection went away.
-          sender.yield(.close(.messageTooLarge, "message too large"))
+          try? await outbound.close(.messageTooLarge, reason: "message too large")
           return
         }
         sender.finish()
@@ -423,11 +490,13 @@ final class Rooms: Sendable {
 
 extension APIError {
   static func roomRefused(_ refusal: RoomRefusal) -> APIError {
+    // The game's own rules refused: as in a game played alone (422, the rule's code).
+    if let rule = refusal.refusal { return .refused(rule) }
     let status: HTTPResponse.Status =
       switch refusal.code {
       case .closed: .gone
-      case .full, .wrongPhase, .noGame, .tooFewPlayers, .roundClosed, .answered, .refused,
-        .notKicked:
+      case .full, .wrongPhase, .noGame, .tooFewPlayers, .roundClosed, .answered, .notKicked,
+        .refused:
         .conflict
       case .kicked, .notHost, .notMember, .notPlaying, .notYourTurn: .forbidden
       case .badChoice: .badRequest
@@ -447,22 +516,31 @@ actor RoomHub {
     let viewer: RoomViewer
     let link: String
     let sender: AsyncStream<Outgoing>.Continuation
+    /// The newest version of the room this connection has been sent.
+    var version = -1
   }
 
   private var connections: [String: [UUID: Connection]] = [:]
   private var states: [String: RoomState] = [:]
+  private var wakes: [String: Instant] = [:]
   private var busy: Set<String> = []
   private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
 
   func state(_ code: String) -> RoomState? { states[code] }
 
   func remember(_ state: RoomState) {
-    // Only rooms someone is connected to stay in memory, besides the newest.
-    if let known = states[state.room.code], known.version > state.version { return }
-    states[state.room.code] = state
+    // Only rooms someone here is connected to stay in memory (their clocks are watched here);
+    // the others are read from the store when asked for.
+    let code = state.room.code
+    guard connections[code] != nil else { return }
+    if let known = states[code], known.version > state.version { return }
+    states[code] = state
   }
 
   func forget(_ code: String) { states[code] = nil }
+
+  /// Whether a connection here watches room `code`.
+  func isWatched(_ code: String) -> Bool { connections[code] != nil }
 
   func connected(_ code: String) -> Set<String> {
     Set(
@@ -477,54 +555,65 @@ actor RoomHub {
   ) -> UUID {
     let id = UUID()
     connections[code, default: [:]][id] = Connection(viewer: viewer, link: link, sender: sender)
-    if let state = states[code] { publish(state, at: systemClock()) }
     return id
   }
 
-  func disconnect(code: String, id: UUID) {
+  func disconnect(code: String, id: UUID) -> RoomState? {
     connections[code]?[id] = nil
     if connections[code]?.isEmpty == true {
       connections[code] = nil
       states[code] = nil
-    } else if let state = states[code] {
-      publish(state, at: systemClock())
     }
+    return states[code]
   }
 
-  /// Tells every connection to the room its own view.
-  func publish(_ state: RoomState, at now: Instant) {
-    for id in (connections[state.room.code] ?? [:]).keys { send(state, to: id, at: now) }
-  }
-
-  func send(_ state: RoomState, to id: UUID, at now: Instant) {
+  /// Who to tell of `state`, and the players connected here. A kicked player's connections
+  /// are told so and closed here.
+  func audience(of state: RoomState) -> (connections: [(UUID, Connection)], connected: Set<String>)
+  {
     let code = state.room.code
-    guard let connection = connections[code]?[id] else { return }
-    if case .player(let player) = connection.viewer,
-      let member = state.room.member(player), member.kicked
-    {
-      connection.sender.yield(.text(#"{"type":"kicked"}"#))
-      connection.sender.yield(.close(.policyViolation, "kicked"))
-      connections[code]?[id] = nil
-      return
+    var told: [(UUID, Connection)] = []
+    for (key, connection) in connections[code] ?? [:] {
+      if case .player(let player) = connection.viewer, state.room.member(player)?.kicked == true {
+        connection.sender.yield(.text(#"{"type":"kicked"}"#))
+        connection.sender.yield(.close(.policyViolation, "kicked"))
+        connections[code]?[key] = nil
+        continue
+      }
+      told.append((key, connection))
     }
-    let view = state.view(
-      for: connection.viewer, at: now, connected: connected(code), link: connection.link)
-    connection.sender.yield(.text(Rooms.encode(view)))
-    if state.room.phase == .closed {
-      connection.sender.yield(.close(.normalClosure, "room closed"))
-      connections[code]?[id] = nil
+    return (told, connected(code))
+  }
+
+  /// Sends each connection its view of version `version`, unless it has been sent a newer
+  /// one already (views are made side by side, so they may come here out of order). A closed
+  /// room's connections are let go once told.
+  func deliver(_ views: [(UUID, String)], code: String, version: Int, closing: Bool) {
+    for (id, text) in views {
+      guard var connection = connections[code]?[id], connection.version <= version else {
+        continue
+      }
+      connection.version = version
+      connection.sender.yield(.text(text))
+      if closing {
+        connection.sender.yield(.close(.normalClosure, "room closed"))
+        connections[code]?[id] = nil
+      } else {
+        connections[code]?[id] = connection
+      }
     }
   }
 
   /// The rooms (with connections here) whose clocks have run out.
   func due(at now: Instant) -> [String] {
-    states.compactMap { code, state in
-      guard connections[code] != nil, let change = state.nextChange(after: now),
-        change <= now
-      else { return nil }
-      return code
-    }
+    let due = wakes.filter { connections[$0.key] != nil && $0.value <= now }.map(\.key)
+    for code in due { wakes[code] = nil }
+    return due
   }
+
+  /// When the views last sent of room `code` change by time alone: a round or turn runs out,
+  /// a countdown ends.
+  func wake(_ code: String, at instant: Instant?) { wakes[code] = instant }
 
   /// Runs `body` when no other change of room `code` is running on this instance.
   func serially<T: Sendable>(_ code: String, _ body: () async throws -> T) async throws -> T {
@@ -540,6 +629,41 @@ actor RoomHub {
       }
     }
     return try await body()
+  }
+}
+
+/// Hears of rooms changed by other instances (PostgreSQL's NOTIFY) and tells this instance's
+/// connections to them.
+struct RoomListenService: Service {
+  let rooms: Rooms
+  let changes: AsyncStream<String>
+
+  func run() async throws {
+    // The stream ends only when the store closes, which comes after this service stops:
+    // cancelled at shutdown, the loop ends at once.
+    try await cancelWhenGracefulShutdown {
+      for await change in changes {
+        let parts = change.split(separator: " ")
+        guard parts.count == 2, let version = Int(parts[1]) else { continue }
+        await rooms.changed(code: String(parts[0]), version: version)
+      }
+    }
+  }
+}
+
+extension Rooms {
+  /// Room `code` is now at `version` in the database: when this instance has connections to
+  /// it and an older state, it reads the room again and tells them.
+  func changed(code: String, version: Int) async {
+    guard await hub.isWatched(code) else { return }
+    // After any change of this room running here: a change made here is known by then, and
+    // its own notification is not told twice.
+    try? await hub.serially(code) {
+      guard (await hub.state(code)?.version ?? -1) < version else { return }
+      await hub.forget(code)
+      guard let state = try? await load(code) else { return }
+      await publish(state)
+    }
   }
 }
 

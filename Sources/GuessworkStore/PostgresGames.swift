@@ -72,6 +72,31 @@ final class PostgresGames: Sendable {
     running = Task { await client.run() }
   }
 
+  /// The payloads of `NOTIFY`s on `channel`, on a connection of the pool kept for it; the
+  /// connection is made again if it drops.
+  func notifications(channel: String) -> AsyncStream<String> {
+    let client = client
+    return AsyncStream { continuation in
+      let listening = Task {
+        while !Task.isCancelled {
+          do {
+            try await client.withConnection { connection in
+              try await connection.listen(on: channel) { notifications in
+                for try await notification in notifications {
+                  continuation.yield(notification.payload)
+                }
+              }
+            }
+          } catch {
+            try? await Task.sleep(for: .seconds(1))
+          }
+        }
+        continuation.finish()
+      }
+      continuation.onTermination = { _ in listening.cancel() }
+    }
+  }
+
   func close() async {
     running.cancel()
     await running.value

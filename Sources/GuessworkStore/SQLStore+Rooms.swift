@@ -24,6 +24,18 @@ extension SQLStore {
     }
   }
 
+  /// The channel on which PostgreSQL tells every instance that a room changed: the payload
+  /// is `<code> <version>`.
+  static let roomsChannel = "guesswork_rooms"
+
+  /// Tells the other instances (PostgreSQL) that `room` is now at its version.
+  private static func announce(_ room: RoomRecord, _ db: any SQLDatabase) async throws {
+    guard db.dialect.name == "postgresql" else { return }
+    try await db.raw(
+      "SELECT pg_notify(\(bind: roomsChannel), \(bind: "\(room.code) \(room.version)"))"
+    ).run()
+  }
+
   public func room(code: String) async throws -> RoomRecord? {
     try await session { db in
       try await db.raw("SELECT * FROM rooms WHERE code = \(bind: code)").first().map(
@@ -33,15 +45,18 @@ extension SQLStore {
 
   public func saveRoom(_ room: RoomRecord, expectedVersion: Int) async throws -> Bool {
     try await writing { db in
-      try await db.raw(
-        """
-        UPDATE rooms SET state = \(bind: room.state), version = \(bind: room.version),
-          players = \(bind: room.players), updated_at = \(bind: room.updatedAt),
-          closed_at = \(bind: room.isOpen ? nil : room.updatedAt)
-        WHERE code = \(bind: room.code) AND version = \(bind: expectedVersion)
-        RETURNING code
-        """
-      ).first() != nil
+      let saved =
+        try await db.raw(
+          """
+            UPDATE rooms SET state = \(bind: room.state), version = \(bind: room.version),
+            players = \(bind: room.players), updated_at = \(bind: room.updatedAt),
+            closed_at = \(bind: room.isOpen ? nil : room.updatedAt)
+          WHERE code = \(bind: room.code) AND version = \(bind: expectedVersion)
+          RETURNING code
+          """
+        ).first() != nil
+      if saved { try await Self.announce(room, db) }
+      return saved
     }
   }
 

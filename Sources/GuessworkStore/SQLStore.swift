@@ -648,6 +648,11 @@ public final class SQLStore: GuessworkStore {
     return try await game(id: id)
   }
 
+  public func roomChanges() -> AsyncStream<String>? {
+    guard case .postgres(let games) = games else { return nil }
+    return games.notifications(channel: Self.roomsChannel)
+  }
+
   public func saveMove(_ move: Move, expectedVersion: Int) async throws -> Bool {
     try await perform(.saveMove(move, expectedVersion: expectedVersion))
   }

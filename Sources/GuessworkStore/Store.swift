@@ -173,6 +173,9 @@ public protocol GuessworkStore: Sendable {
   func saveRoom(_ room: RoomRecord, expectedVersion: Int) async throws -> Bool
   /// The rooms not closed, most recently active first.
   func openRooms(limit: Int) async throws -> [RoomRecord]
+  /// Rooms changed by any instance, as `<code> <version>`, for a store that several instances
+  /// share (PostgreSQL's LISTEN/NOTIFY); nil when only one instance can use the store.
+  func roomChanges() -> AsyncStream<String>?
 
   /// Releases connections; the store is unusable afterwards.
   func close() async throws

@@ -13,7 +13,7 @@ struct Guesswork: AsyncParsableCommand {
     abstract: "Five guessing games: play them in a browser against the server, or in a terminal.",
     subcommands: [
       Serve.self, Play.self, Stats.self, GamesCommand.self, OpenAPICommand.self, DecksCommand.self,
-      WordsCommand.self,
+      WordsCommand.self, RoomsCommand.self,
     ]
   )
 

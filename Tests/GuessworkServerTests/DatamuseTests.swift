@@ -181,9 +181,9 @@ struct DatamuseTests {
         store: store,
         datamuse: DatamuseSettings(enabled: true, baseURL: base + "/slow", timeout: 0.5),
         logger: log.logger, now: { 1_000 })
-      let started = ContinuousClock.now
+      // The stand-in answers well, but after 3 s: a result that is a timeout, not those words,
+      // shows the limit worked (no wall-clock bound here: these machines are shared and noisy).
       let result = await bank.refresh(category: "music")
-      #expect(ContinuousClock.now - started < .seconds(2.5))
       guard case .failed(.unreachable) = result else {
         Issue.record("expected a timeout, got \(result)")
         return

@@ -47,6 +47,10 @@ UNREACHABLE = {
     ("post", "/api/games", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
     ("post", "/api/games/{id}/actions", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
     ("post", "/api/daily/{game}", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
+    ("post", "/api/rooms", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
+    ("get", "/api/rooms/{code}", "429"): "the rate limits are off here; tests/e2e/test_rooms.py meets them",
+    ("post", "/api/rooms/{code}/join", "429"): "the rate limits are off here; tests/e2e/test_rooms.py meets them",
+    ("post", "/api/rooms/{code}/actions", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
 }
 
 # (method, path template, status) seen so far; the last test checks the document is covered.
@@ -966,7 +970,8 @@ def test_json_routes_refuse_other_body_types(server):
               ("POST", f"/api/games/{game['id']}/actions"), ("POST", "/api/categories"),
               ("PUT", f"/api/categories/{category['id']}"), ("POST", "/api/reminders"),
               ("POST", "/api/daily/number"), ("POST", "/api/me/link-codes"),
-              ("POST", "/api/link-codes/AAAAAAAAAAAAAAAAAAAAAA")]
+              ("POST", "/api/link-codes/AAAAAAAAAAAAAAAAAAAAAA"), ("POST", "/api/rooms"),
+              ("POST", "/api/rooms/ABCD/join"), ("POST", "/api/rooms/ABCD/actions")]
     # Every route whose body is JSON is here (the avatar's body is a picture, judged by its bytes).
     json_routes = {(method, path) for path, item in DOC["paths"].items() for method, operation in item.items()
                    if method in METHODS and
@@ -978,6 +983,76 @@ def test_json_routes_refuse_other_body_types(server):
             assert status == 415 and payload["error"]["code"] == "unsupported-media-type", (method, path, kind)
     assert ana.get("/api/me")[2]["name"] == me["name"]
     assert ana.get(f"/api/games/{game['id']}")[2]["version"] == game["version"]
+
+
+def test_party_room_routes_and_their_errors(server):
+    """Every room route and status, each answer checked against the document."""
+    host = Api(server.url)
+    host.join("Host")
+    assert host.post("/api/rooms", {"limit": 1})[0] == 400
+    assert host.post("/api/rooms", raw=b'{"limit": 3, "x": "' + b"y" * 2000 + b'"}')[0] == 413
+    status, _, created = host.post("/api/rooms", {"limit": 2})
+    assert status == 201
+    code = created["code"]
+    room = f"/api/rooms/{code}"
+    assert Api(server.url).post("/api/rooms", {})[0] == 401
+    assert host.get("/api/rooms/QQQQ")[0] == 404
+    status, headers, picture = host.get(f"{room}/qr.svg")
+    assert status == 200 and picture.startswith(b"<svg") or b"<svg" in picture[:200]
+    assert host.get("/api/rooms/QQQQ/qr.svg")[0] == 404
+    players = []
+    for name in ("Ana", "Ben"):
+        player = Api(server.url)
+        player.join(name)
+        assert player.post(f"{room}/join", {})[0] == 200
+        players.append(player)
+    ana, ben = players
+    eve = Api(server.url)
+    assert eve.post(f"{room}/join", {})[0] == 401
+    eve.join("Eve")
+    assert eve.post(f"{room}/join", {})[2]["error"]["code"] == "room-full"
+    assert eve.post("/api/rooms/QQQQ/join", {})[0] == 404
+    assert eve.post(f"{room}/join", raw=b'{"x": "' + b"y" * 2000 + b'"}')[0] == 413
+
+    def version():
+        status, _, summary = host.get(room)
+        assert status == 200
+        return summary["version"]
+
+    assert ana.post(f"{room}/actions", {"version": version(), "action": {"type": "start"}})[0] == 403
+    assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "start"}})[0] == 409
+    assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "dance"}})[0] == 400
+    assert host.post(f"{room}/actions", raw=b'{"action": {"type": "' + b"x" * 20_000 + b'"}}')[0] == 413
+    assert Api(server.url).post(f"{room}/actions", {"action": {"type": "leave"}})[0] == 401
+    assert host.post("/api/rooms/QQQQ/actions", {"action": {"type": "leave"}})[0] == 404
+    assert host.get(f"{room}/target.svg")[0] == 404  # no Bullseye being played
+    assert Api(server.url).get(f"{room}/target.svg")[0] == 401
+    assert eve.get(f"{room}/target.svg")[0] == 403
+    status, _, view = host.post(f"{room}/actions", {"version": version(), "action": {
+        "type": "choose", "game": "bullseye", "settings": {"rounds": 1}}})
+    assert status == 200 and view["game"]["kind"] == "bullseye"
+    assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "start"}})[0] == 200
+    assert ana.get(f"{room}/target.svg")[0] == 200
+    guess = {"type": "play", "round": 0, "action": {"type": "check", "guess": {"r": 300, "g": 0, "b": 0}}}
+    assert ana.post(f"{room}/actions", {"action": guess})[0] == 422
+    guess["action"]["guess"]["r"] = 10
+    assert ana.post(f"{room}/actions", {"action": guess})[0] == 200
+    assert ana.post(f"{room}/actions", {"action": guess})[0] == 409
+    # Ben is kicked: he cannot play or join.
+    ben_id = ben.post(f"{room}/join", {})[2]["you"]["id"]
+    assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "kick", "player": ben_id}})[0] == 200
+    assert ben.post(f"{room}/actions", {"action": guess})[0] == 403
+    assert ben.post(f"{room}/join", {})[0] == 403
+    # Room mates' pictures: Ana's to Host, not to Eve (not in the room); a stranger's is none.
+    ana_id = ana.post(f"{room}/join", {})[2]["you"]["id"]
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    assert ana.request("PUT", "/api/me/avatar", raw=png, headers={"Content-Type": "image/png"})[0] == 200
+    assert host.get(f"{room}/players/{ana_id}/avatar")[0] == 200
+    assert eve.get(f"{room}/players/{ana_id}/avatar")[0] == 403
+    assert Api(server.url).get(f"{room}/players/{ana_id}/avatar")[0] == 401
+    assert host.get(f"{room}/players/{eve.get('/api/me')[2]['id']}/avatar")[0] == 404
+    assert host.post(f"{room}/actions", {"version": version(), "action": {"type": "close"}})[0] == 200
+    assert eve.post(f"{room}/join", {})[0] == 410
 
 
 def test_zz_every_documented_route_and_status_was_exercised():
