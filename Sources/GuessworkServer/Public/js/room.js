@@ -354,7 +354,7 @@ function renderQuestion(v) {
   $('#question').classList.toggle('watching', watching);
   if (kind === 'picture-quiz') renderPictureQuiz(v, rv, fresh, answered);
   else if (kind === 'number') renderNumber(rv, answered);
-  else if (kind === 'bullseye') renderBullseye(rv, fresh, answered);
+  else if (kind === 'bullseye') renderBullseye(rv, r.number, fresh, answered);
   else if (kind === 'color-match') renderStroop(rv, answered);
   const waiting = $('#waiting');
   waiting.hidden = !answered && !watching;
@@ -435,14 +435,11 @@ async function guessNumber() {
   render();
 }
 
-// Bullseye's target, where the view gives it: a colour, or a picture of it.
-function renderBullseye(rv, fresh, answered) {
+// Bullseye's target is a picture of the room's (no view carries the colour).
+function renderBullseye(rv, round, fresh, answered) {
   if (fresh) setSliders(rv.startGuess || { r: 128, g: 128, b: 128 });
-  const target = $('#be-target');
-  const hex = rv.target && rv.target.hex;
-  const url = rv.targetURL || rv.targetUrl;
-  target.style.backgroundColor = hex || '';
-  target.style.backgroundImage = url && !hex ? `url("${encodeURI(url)}")` : '';
+  const src = `${roomPath(code)}/target.svg?r=${round}`;
+  if ($('#be-target').getAttribute('src') !== src) $('#be-target').src = src;
   const can = !answered && !sending && (rv.actions || ['check']).includes('check');
   $('#be-check').disabled = !can;
   for (const c of channels) $(`#${c}`).disabled = !can;

@@ -124,9 +124,9 @@ function renderQuestion(v, deck) {
     $('#s-pictures').replaceChildren(...(kind === 'picture-quiz' ? (rv.choices || []) : []).map((id) => el('span', { class: 'screen-picture' }, picture(id))));
   }
   const target = $('#s-target');
-  const hex = rv.target && rv.target.hex;
-  target.hidden = !(kind === 'bullseye' && hex);
-  target.style.backgroundColor = hex || '';
+  target.hidden = kind !== 'bullseye';
+  const src = `${roomPath(v.code)}/target.svg?r=${r.number}`;
+  if (kind === 'bullseye' && target.getAttribute('src') !== src) target.src = src;
   const people = present(v);
   const answered = r.answered ?? people.filter((p) => p.answered).length;
   setText('#s-answered', t('room.answered', { answered, players: r.players ?? people.length }));
