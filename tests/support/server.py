@@ -48,8 +48,7 @@ class Server:
         return f"{'https' if self.https else 'http'}://127.0.0.1:{self.port}"
 
     def start(self, timeout=30):
-        # The environment passes through, GUESSWORK_PUBLIC_DIR (browser files from a working
-        # copy) among it.
+        # The environment passes through (GUESSWORK_PUBLIC_DIR and GUESSWORK_I18N_DIR among it).
         env = dict(os.environ)
         env.pop("DATABASE_URL", None)
         # Test servers never reach the internet: Datamuse is off unless a test points it at a
@@ -58,6 +57,10 @@ class Server:
         # Tests make many players from one address and move as fast as they can: the rate
         # limits are off unless a test sets them (tests/e2e/test_limits.py).
         env.setdefault("GUESSWORK_RATE_LIMITS", "off")
+        # The pages and catalogs of this working copy, whatever binary serves them (a binary
+        # built elsewhere carries its own copy of them).
+        env.setdefault("GUESSWORK_PUBLIC_DIR", os.path.join(ROOT, "Sources", "GuessworkServer", "Public"))
+        env.setdefault("GUESSWORK_I18N_DIR", os.path.join(ROOT, "Sources", "GuessworkContent", "Resources", "i18n"))
         env.update(self.env)
         args = [binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
         if self.database_url:

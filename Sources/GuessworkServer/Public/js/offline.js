@@ -32,7 +32,8 @@ export function showOffline() {
   ready.then(() => translatePage(banner));
 }
 
-function hideOffline() {
+/** Takes the banner away (the browser is online again, or the server answered again). */
+export function hideOffline() {
   const banner = document.getElementById(BANNER_ID);
   if (banner) banner.remove();
 }

@@ -4,11 +4,11 @@ import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, openD
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { channels, setSliders, currentGuess, preview } from '../colour-mix.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
 import '../daily-badge.js';
 
 const session = new GameSession('bullseye', render);
-const channels = ['r', 'g', 'b'];
 let shownRound = null;
 // The game ended while this page watched: its results, once shown, are cheered.
 let endedHere = false;
@@ -47,24 +47,6 @@ function render(reply) {
 function soundScore(score) {
   if (score >= 80 && score < 100) sound('correct');
   else if (score < 50) sound('wrong');
-}
-
-function setSliders(rgb) {
-  for (const c of channels) $(`#${c}`).value = String(rgb[c]);
-  preview();
-}
-
-function currentGuess() {
-  return { r: Number($('#r').value), g: Number($('#g').value), b: Number($('#b').value) };
-}
-
-function preview() {
-  const g = currentGuess();
-  for (const c of channels) setText(`#${c}-out`, g[c]);
-  const colour = `rgb(${g.r}, ${g.g}, ${g.b})`;
-  const chip = $('#guess');
-  chip.style.backgroundColor = colour;
-  chip.setAttribute('aria-label', t('bullseye.yourColour.mix', { red: g.r, green: g.g, blue: g.b }));
 }
 
 function showResult(reply, fresh) {

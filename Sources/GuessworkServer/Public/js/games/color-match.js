@@ -5,7 +5,8 @@ import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say, anima
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
-import { ready, t, tm, formatNumber } from '../i18n.js';
+import { paintCard, clock } from '../stroop-cards.js';
+import { ready, t, formatNumber } from '../i18n.js';
 import '../daily-badge.js';
 
 const session = new GameSession('color-match', render);
@@ -54,18 +55,6 @@ function render(reply) {
   }
   setButtons(v.phase === 'trial' && !answering);
   if (!stopLoop) stopLoop = animate(tick);
-}
-
-// The clock as the view gives it (m:ss.t), its decimal point in the language's style.
-function clock(text) {
-  const point = formatNumber(1.5).replace(/\d/g, '');
-  return String(text ?? '').replace('.', point || '.');
-}
-
-function paintCard(card, data) {
-  card.textContent = tm(data.word);
-  card.style.color = data.ink;
-  card.style.backgroundColor = data.background;
 }
 
 function setButtons(enabled) {

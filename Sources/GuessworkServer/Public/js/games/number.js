@@ -3,6 +3,7 @@ import { GameSession, boot, resumeOrSetup, gameEntry, el, $, setText, say } from
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
+import { buildPad, renderDisplay } from '../digit-pad.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
 import '../daily-badge.js';
 
@@ -47,7 +48,7 @@ function render(reply) {
   const attempts = $('#attempts');
   setText(attempts, tm(v.attemptsLeftText));
   attempts.classList.toggle('last', !!v.isLastAttempt && !v.isOver);
-  renderDisplay(v);
+  renderDisplay($('#display'), v.display, v.displayWidth);
   $('#guesses').replaceChildren(...v.guesses.map((g) => el('li', { text: tm(g.text) })));
   for (const button of $('#pad').querySelectorAll('button')) button.disabled = v.isOver;
   soundGuess(reply.events);
@@ -79,15 +80,6 @@ function winLines(reply) {
   return [t('number.win', { count: v.guesses.length }), ...bestLines(reply)];
 }
 
-function renderDisplay(v) {
-  const display = $('#display');
-  const width = v.displayWidth;
-  const digits = v.display.padStart(width, ' ').split('');
-  display.replaceChildren(...digits.map((d) => el('span', { text: d === ' ' ? '–' : d })));
-  // The typed digits as they stand (a string: "007" is not the number 7, and never grouped).
-  display.setAttribute('aria-label', v.display ? t('number.display.typed', { digits: v.display }) : t('number.display.empty'));
-}
-
 // The end analysis from the reply's summary: the strategy in sentences (message objects; an
 // older server sent one English `strategyText`), and each guess with a "½" badge when it halved
 // the range that was still possible.
@@ -107,14 +99,11 @@ function renderAnalysis(v, summary) {
   }));
 }
 
-function buildPad() {
-  const pad = $('#pad');
-  const keys = ['1', '2', '3', '4', '5', '6', '7', '8', '9', 'clear', '0', 'enter'];
-  pad.replaceChildren(...keys.map((key) => {
-    if (key === 'clear') return el('button', { type: 'button', class: 'secondary', 'aria-label': t('number.pad.clear'), 'data-key': key, text: '✕', on: { click: () => session.act({ type: 'clear' }) } });
-    if (key === 'enter') return el('button', { type: 'button', class: 'good', 'aria-label': t('number.pad.enter'), 'data-key': key, text: '✓', on: { click: () => session.act({ type: 'enter' }) } });
-    return el('button', { type: 'button', text: key, 'aria-label': t('number.pad.digit', { digit: key }), 'data-key': key, on: { click: () => session.act({ type: 'digit', digit: Number(key) }) } });
-  }));
+// A pad key is the game's action: the server keeps the display.
+function press(key) {
+  if (key === 'clear') session.act({ type: 'clear' });
+  else if (key === 'enter') session.act({ type: 'enter' });
+  else session.act({ type: 'digit', digit: Number(key) });
 }
 
 function onKey(event) {
@@ -160,7 +149,7 @@ async function start(previous) {
 async function main() {
   await boot();
   await ready;
-  buildPad();
+  buildPad($('#pad'), press);
   settingsForm(await gameEntry('number'), $('#settings'), { prefix: 'set-' });
   $('#setup-form').addEventListener('submit', (e) => { e.preventDefault(); start(null); });
   $('#again').addEventListener('click', () => { $('#over').hidden = true; start(session.view); });

@@ -1,0 +1,269 @@
+// What the party room's two pages share (room.html on the phones, screen.html on the shared
+// screen): the room's code in the address, the socket that pushes the room's views (and comes
+// back by itself), actions, clocks, and the parts both draw: avatars, standings, team names.
+// The protocol is docs/rooms.md.
+import { api, el, initialOf, say } from './api.js';
+import { hideOffline } from './offline.js';
+import { t, tm, formatNumber } from './i18n.js';
+
+const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/** A typed code as the server reads it: capitals, without spaces or dashes. */
+export function normaliseCode(text) {
+  return String(text || '').toUpperCase().replace(/[\s-]/g, '');
+}
+
+/** Whether `code` (normalised) can be a room's: 4 to 6 of the code letters. */
+export function validCode(code) {
+  return code.length >= 4 && code.length <= 6 && [...code].every((c) => CODE_LETTERS.includes(c));
+}
+
+/** The room code in the page's address (?code=K7QM), normalised, or null. */
+export function codeFromURL() {
+  const code = normaliseCode(new URLSearchParams(location.search).get('code'));
+  return code || null;
+}
+
+export function setCodeInURL(code) {
+  const url = new URL(location.href);
+  if (code) url.searchParams.set('code', code);
+  else url.searchParams.delete('code');
+  history.replaceState(null, '', url);
+}
+
+export const roomPath = (code) => `/api/rooms/${encodeURIComponent(code)}`;
+
+/** One action in the room; resolves with the caller's view after it (ApiError otherwise). */
+export function roomAction(code, version, action) {
+  return api('POST', `${roomPath(code)}/actions`, { version, action });
+}
+
+/**
+ * A host action with the version of the view `keeper` holds; the view after it goes to
+ * `onView`. A stale version is no error: the next pushed view is on its way. Resolves with the
+ * view after the action, or null.
+ */
+export async function hostAction(code, keeper, action, onView) {
+  if (!keeper.view) return null;
+  try {
+    const after = await roomAction(code, keeper.view.version, action);
+    say('');
+    onView(after);
+    return after;
+  } catch (e) {
+    if (e.code !== 'stale-version') say(e.message, 'error');
+    return null;
+  }
+}
+
+const MIN_DELAY = 500;
+const MAX_DELAY = 5000;
+const PING_EVERY = 25000;
+
+/**
+ * The room's socket: every `{"type":"room"}` view goes to `onView`. It comes back by itself
+ * when it drops (after 0.5 s, then twice as long each time, at most 5 s), unless the player was
+ * removed (`onKicked`) or the room closed, or `stop()` was called. `onState(state)` hears
+ * 'open' (a view arrived) and 'reconnecting'; `onError(message)` the server's refusals;
+ * `onLost()` a socket that closed before it brought any view (the page may ask why, and stop).
+ */
+export class RoomSocket {
+  constructor(code, as, handlers) {
+    this.code = code;
+    this.as = as;
+    this.handlers = handlers;
+    this.socket = null;
+    this.failures = 0;
+    this.stopped = false;
+    this.timer = 0;
+    this.ping = 0;
+    this.sawView = false;
+    this.open();
+    this.wake = () => { if (!this.socket && !this.stopped) { clearTimeout(this.timer); this.open(); } };
+    window.addEventListener('online', this.wake);
+    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') this.wake(); });
+  }
+
+  open() {
+    if (this.stopped) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const socket = new WebSocket(`${scheme}://${location.host}${roomPath(this.code)}/socket?as=${this.as}`);
+    this.socket = socket;
+    this.sawView = false;
+    socket.addEventListener('message', (event) => this.message(event.data));
+    socket.addEventListener('open', () => {
+      clearInterval(this.ping);
+      this.ping = setInterval(() => { if (socket.readyState === WebSocket.OPEN) socket.send('{"type":"ping"}'); }, PING_EVERY);
+    });
+    socket.addEventListener('close', () => this.closed(socket));
+  }
+
+  message(data) {
+    let message;
+    try { message = JSON.parse(data); } catch { return; }
+    if (message.type === 'room') {
+      this.sawView = true;
+      this.failures = 0;
+      hideOffline(); // a request that failed while the server was away had said it was
+      if (message.phase === 'closed') this.stopped = true;
+      this.handlers.onState?.('open');
+      this.handlers.onView(message);
+    } else if (message.type === 'kicked') {
+      this.stopped = true;
+      this.handlers.onKicked?.();
+    } else if (message.type === 'error') {
+      this.handlers.onError?.(message.message || message.code);
+    }
+  }
+
+  closed(socket) {
+    if (socket !== this.socket) return;
+    clearInterval(this.ping);
+    this.socket = null;
+    if (this.stopped) return;
+    if (!this.sawView && this.handlers.onLost) {
+      // Asked why (no such room, not the host...): the page says so and may stop.
+      Promise.resolve(this.handlers.onLost()).then((goOn) => { if (goOn !== false) this.retry(); });
+      return;
+    }
+    this.retry();
+  }
+
+  retry() {
+    if (this.stopped) return;
+    this.handlers.onState?.('reconnecting');
+    const delay = Math.min(MAX_DELAY, MIN_DELAY * 2 ** this.failures);
+    this.failures += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.ping);
+    if (this.socket) this.socket.close();
+    this.socket = null;
+  }
+}
+
+/**
+ * Keeps the newest view: a view older than the one kept (a lower version) is ignored. Returns
+ * whether `view` was taken.
+ */
+export class ViewKeeper {
+  constructor() {
+    this.view = null;
+    this.receivedAt = 0;
+  }
+
+  take(view) {
+    if (!view || view.type !== 'room') return false;
+    if (this.view && view.version < this.view.version) return false;
+    this.view = view;
+    this.receivedAt = performance.now();
+    return true;
+  }
+
+  /** Milliseconds left of `ms` as the kept view said it (the server's clock counts, not ours). */
+  left(ms) {
+    if (typeof ms !== 'number') return null;
+    return Math.max(0, ms - (performance.now() - this.receivedAt));
+  }
+}
+
+/** What is counted down now: the turn (Guess or Pass in teams, after its countdown) or the
+    round; null when nothing runs. */
+export function clockOf(view) {
+  if (!view) return null;
+  if ((view.phase === 'turn') && view.turn && view.turn.view) {
+    const v = view.turn.view;
+    if (v.phase === 'countdown') return { countdown: v.countdownRemainingMs, total: v.remainingMs };
+    if (typeof v.remainingMs === 'number') return { total: v.remainingMs };
+  }
+  if (view.phase === 'question' && view.round && typeof view.round.remainingMs === 'number') {
+    return { total: view.round.remainingMs };
+  }
+  return null;
+}
+
+/** Whole seconds in `ms`, rounded up (a clock at 0.3 s still says 1). */
+export const seconds = (ms) => Math.ceil(Math.max(0, ms) / 1000);
+
+/** A player's picture: the avatar, or their initial on a coloured disc. */
+export function avatar(player, size = 'small') {
+  if (player && player.avatar) {
+    const img = el('img', { class: `avatar ${size}`, src: player.avatar, alt: '', loading: 'lazy' });
+    img.addEventListener('error', () => img.replaceWith(initialAvatar(player, size)), { once: true });
+    return img;
+  }
+  return initialAvatar(player, size);
+}
+
+function initialAvatar(player, size) {
+  return el('span', { class: `avatar ${size} initial`, 'aria-hidden': 'true', text: initialOf(player && player.name) });
+}
+
+/** The title of the room's chosen game (a message, in the viewer's language), or ''. */
+export const gameTitle = (view) => (view.game ? tm(view.game.title) : '');
+
+export const playerById = (view, id) => (view.players || []).find((p) => p.id === id) || null;
+
+/** The players still in the room (not removed). */
+export const present = (view) => (view.players || []).filter((p) => !p.kicked);
+
+/** A team's name: "Team 1" for team number 0. */
+export const teamName = (number) => t('room.team', { number: Number(number) + 1 });
+
+/** The standings as a list: rank, picture, name, score; `you` is marked. */
+export function standingsList(view, rows, you) {
+  return el('ol', { class: 'standings' }, rows.map((row) => el('li', { class: row.id === you ? 'you' : '' },
+    el('span', { class: 'rank', text: formatNumber(row.rank) }),
+    avatar(playerById(view, row.id) || row),
+    el('span', { class: 'name', text: row.name }),
+    el('span', { class: 'score', text: formatNumber(row.score) }))));
+}
+
+/** The teams' scores as chips: "Team 1 · 3". */
+export function teamScores(view) {
+  const scores = (view.turn && view.turn.teamScores) || (view.teams || []).map((team) => team.score);
+  return el('ul', { class: 'team-scores' }, scores.map((score, i) => el('li', { class: `team-chip team-${i % 4}` },
+    el('span', { text: teamName(i) }), el('strong', { text: formatNumber(score) }))));
+}
+
+/** A Guess or Pass turn that is over: its team's words, guessed and passed, and the teams'
+    scores, into the elements `<prefix>turn-over-title`, `-guessed`, `-passed` and `-scores`. */
+export function drawTurnOver(view, prefix) {
+  const turn = view.turn || {};
+  const tv = turn.view || {};
+  const node = (name) => document.getElementById(`${prefix}turn-over-${name}`);
+  node('title').textContent = t('room.turnOver.title', { team: teamName(turn.team), count: tv.score ?? 0 });
+  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w }))
+    : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
+  node('guessed').replaceChildren(...list(tv.guessed));
+  node('passed').replaceChildren(...list(tv.passed));
+  node('scores').replaceChildren(teamScores(view));
+}
+
+let decksPromise = null;
+/** Picture Quiz's decks (GET /api/decks), asked once a page. */
+export function decks() {
+  if (!decksPromise) decksPromise = api('GET', '/api/decks').catch((e) => { decksPromise = null; throw e; });
+  return decksPromise;
+}
+
+/** The deck of the room's Picture Quiz game, or null. */
+export async function deckOf(view) {
+  if (!view.game || view.game.kind !== 'picture-quiz' || !view.game.variant) return null;
+  try {
+    return (await decks()).find((d) => d.id === view.game.variant) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `frame()` four times a second until stop() is called (clocks on screen). */
+export function everyQuarterSecond(frame) {
+  const handle = setInterval(frame, 250);
+  return () => clearInterval(handle);
+}
