@@ -370,7 +370,8 @@ public struct RoomView: Encodable, Sendable {
   public struct Player: Encodable, Sendable {
     public var id: String
     public var name: String
-    public var avatar: String
+    /// The player's picture, when they have one.
+    public var avatar: String?
     public var host: Bool
     public var connected: Bool
     public var kicked: Bool
@@ -427,7 +428,7 @@ extension RoomState {
     let players = room.members.filter { !$0.left }.map { member in
       RoomView.Player(
         id: member.id, name: member.name,
-        avatar: "/api/rooms/\(room.code)/players/\(member.id)/avatar",
+        avatar: member.hasAvatar ? "/api/rooms/\(room.code)/players/\(member.id)/avatar" : nil,
         host: room.isHost(member.id), connected: connected.contains(member.id),
         kicked: member.kicked, team: teamOf[member.id],
         answered: matchView?.answered.contains(member.id) ?? false,

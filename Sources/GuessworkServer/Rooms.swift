@@ -189,7 +189,7 @@ final class Rooms: Sendable {
     _ = try await api.body(of: request, limit: 1024)
     guard let player = try await store.player(id: playerID) else { throw APIError.noPlayer }
     let state = try await change(code) { state, now in
-      try state.room.join(playerID, name: player.name, at: now)
+      try state.room.join(playerID, name: player.name, hasAvatar: player.hasAvatar, at: now)
       state.version += 1
       return RoomOutcome()
     }

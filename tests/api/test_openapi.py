@@ -48,8 +48,8 @@ UNREACHABLE = {
     ("post", "/api/games/{id}/actions", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
     ("post", "/api/daily/{game}", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
     ("post", "/api/rooms", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
-    ("get", "/api/rooms/{code}", "429"): "the rate limits are off here; tests/e2e/test_rooms.py meets them",
-    ("post", "/api/rooms/{code}/join", "429"): "the rate limits are off here; tests/e2e/test_rooms.py meets them",
+    ("get", "/api/rooms/{code}", "429"): "the rate limits are off here; tests/e2e/test_room_protocol.py meets them",
+    ("post", "/api/rooms/{code}/join", "429"): "the rate limits are off here; tests/e2e/test_room_protocol.py meets them",
     ("post", "/api/rooms/{code}/actions", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
 }
 

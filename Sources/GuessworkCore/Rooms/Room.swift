@@ -19,6 +19,8 @@ public struct Room: Codable, Sendable, Equatable {
     public var id: String
     /// The name when they last joined (names are short and change rarely).
     public var name: String
+    /// Whether they had a picture when they last joined.
+    public var hasAvatar: Bool
     public var joinedAt: Instant
     /// Kicked by the host: cannot join again until readmitted.
     public var kicked: Bool
@@ -108,7 +110,9 @@ public struct Room: Codable, Sendable, Equatable {
   // MARK: Joining and leaving
 
   /// Joins, or comes back (after leaving, or with another device: same identity, same place).
-  public mutating func join(_ id: String, name: String, at now: Instant) throws(RoomRefusal) {
+  public mutating func join(_ id: String, name: String, hasAvatar: Bool = false, at now: Instant)
+    throws(RoomRefusal)
+  {
     guard phase != .closed else { throw RoomRefusal(.closed) }
     if let index = members.firstIndex(where: { $0.id == id }) {
       guard !members[index].kicked else { throw RoomRefusal(.kicked) }
@@ -117,9 +121,12 @@ public struct Room: Codable, Sendable, Equatable {
       }
       members[index].left = false
       members[index].name = name
+      members[index].hasAvatar = hasAvatar
     } else {
       guard present.count < limit else { throw RoomRefusal(.full, ["limit": .int(limit)]) }
-      members.append(Member(id: id, name: name, joinedAt: now, kicked: false, left: false))
+      members.append(
+        Member(
+          id: id, name: name, hasAvatar: hasAvatar, joinedAt: now, kicked: false, left: false))
     }
     lastActivity = now
   }

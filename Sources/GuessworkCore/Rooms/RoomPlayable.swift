@@ -89,7 +89,16 @@ extension NumberGame: RoomPlayable {
 
   public mutating func forfeitRound(at now: Instant) {}
   public mutating func nextRound(at now: Instant) {}
-  public mutating func revealRound(at now: Instant) {}
+
+  /// The screen's copy halves the known range until the game ends, which tells its number.
+  public mutating func revealRound(at now: Instant) {
+    while !isOver {
+      let view = view(at: now)
+      guard (try? apply(.guess((view.knownLow + view.knownHigh) / 2), at: now)) != nil else {
+        return
+      }
+    }
+  }
 }
 
 extension BullseyeGame: RoomPlayable {
