@@ -661,7 +661,7 @@ struct RoomListenService: Service {
   func run() async throws {
     // The stream ends only when the store closes, which comes after this service stops:
     // cancelled at shutdown, the loop ends at once.
-    try await cancelWhenGracefulShutdown {
+    await cancelWhenGracefulShutdown {
       for await change in changes {
         let parts = change.split(separator: " ")
         guard parts.count == 2, let version = Int(parts[1]) else { continue }
