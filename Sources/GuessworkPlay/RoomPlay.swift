@@ -23,17 +23,35 @@ public struct RoomState: Sendable {
 /// One game kind as a room plays it: how its settings read, how a match starts and how a
 /// stored one is read back. Made generically from the games' own types.
 public protocol RoomKind: Sendable {
+  associatedtype Settings: GameSettings
   var kind: GameKind { get }
   var contentNeed: ContentNeed { get }
-  /// The settings, read and checked, written back as the game reads them.
-  func normalizedSettings(_ json: String) throws -> String
-  /// The settings as a value to put in a view.
-  func settingsValue(_ json: String) throws -> any Encodable & Sendable
+  /// The settings a room plays, read from JSON and checked.
+  func settings(_ json: String) throws -> Settings
   func startMatch(
     _ choice: Room.Choice, content: SuppliedContent, seed: UInt64, players: [String],
     at now: Instant
   ) throws -> any MatchDriver
   func decodeMatch(from decoder: any Decoder) throws -> any MatchDriver
+}
+
+extension RoomKind {
+  /// The settings, read and checked, written back as the game reads them.
+  public func normalizedSettings(_ json: String) throws -> String {
+    String(decoding: try JSONEncoder().encode(try settings(json)), as: UTF8.self)
+  }
+
+  /// The settings as a value to put in a view.
+  public func settingsValue(_ json: String) throws -> any Encodable & Sendable {
+    try settings(json)
+  }
+
+  /// `json` read as settings of type `S`; a value out of its range is an invalid setting.
+  static func checkedSettings<S: GameSettings>(_ type: S.Type, _ json: String) throws -> S {
+    let settings = try JSONDecoder().decode(S.self, from: Data(json.utf8))
+    do { try settings.validate() } catch { throw RoomPlayError.invalidSetting(error) }
+    return settings
+  }
 }
 
 /// The kinds rooms play: every game of ``Games/all``.
@@ -68,16 +86,8 @@ struct RoundsKind<G: RoomPlayable>: RoomKind {
   var contentNeed: ContentNeed { G.contentNeed }
 
   func settings(_ json: String) throws -> G.Settings {
-    let settings = try JSONDecoder().decode(G.Settings.self, from: Data(json.utf8))
-    do { try settings.validate() } catch { throw RoomPlayError.invalidSetting(error) }
-    return G.roomSettings(settings)
+    G.roomSettings(try Self.checkedSettings(G.Settings.self, json))
   }
-
-  func normalizedSettings(_ json: String) throws -> String {
-    String(decoding: try JSONEncoder().encode(try settings(json)), as: UTF8.self)
-  }
-
-  func settingsValue(_ json: String) throws -> any Encodable & Sendable { try settings(json) }
 
   func startMatch(
     _ choice: Room.Choice, content: SuppliedContent, seed: UInt64, players: [String],
@@ -107,17 +117,8 @@ struct TeamsKind: RoomKind {
   var contentNeed: ContentNeed { GuessOrPassGame.contentNeed }
 
   func settings(_ json: String) throws -> GuessOrPassGame.Settings {
-    let settings = try JSONDecoder().decode(
-      GuessOrPassGame.Settings.self, from: Data(json.utf8))
-    do { try settings.validate() } catch { throw RoomPlayError.invalidSetting(error) }
-    return settings
+    try Self.checkedSettings(GuessOrPassGame.Settings.self, json)
   }
-
-  func normalizedSettings(_ json: String) throws -> String {
-    String(decoding: try JSONEncoder().encode(try settings(json)), as: UTF8.self)
-  }
-
-  func settingsValue(_ json: String) throws -> any Encodable & Sendable { try settings(json) }
 
   func startMatch(
     _ choice: Room.Choice, content: SuppliedContent, seed: UInt64, players: [String],
