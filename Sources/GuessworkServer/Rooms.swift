@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import GuessworkContent
 import GuessworkCore
@@ -545,6 +546,15 @@ actor RoomHub {
   private var wakes: [String: Instant] = [:]
   private var busy: Set<String> = []
   private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+  /// For the metrics: the sockets open here, and the rooms they watch.
+  private let sockets = CoreMetrics.Gauge(label: "guesswork_room_sockets")
+  private let watched = CoreMetrics.Gauge(label: "guesswork_rooms_watched")
+
+  /// Counts the sockets again after one opened or closed.
+  private func recount() {
+    sockets.record(connections.values.reduce(0) { $0 + $1.count })
+    watched.record(connections.count)
+  }
 
   func state(_ code: String) -> RoomState? { states[code] }
 
@@ -575,6 +585,7 @@ actor RoomHub {
   ) -> UUID {
     let id = UUID()
     connections[code, default: [:]][id] = Connection(viewer: viewer, link: link, sender: sender)
+    recount()
     return id
   }
 
@@ -584,6 +595,7 @@ actor RoomHub {
       connections[code] = nil
       states[code] = nil
     }
+    recount()
     return states[code]
   }
 
@@ -598,6 +610,7 @@ actor RoomHub {
         connection.sender.yield(.text(#"{"type":"kicked"}"#))
         connection.sender.yield(.close(.policyViolation, "kicked"))
         connections[code]?[key] = nil
+        recount()
         continue
       }
       told.append((key, connection))
@@ -622,6 +635,7 @@ actor RoomHub {
         connections[code]?[id] = connection
       }
     }
+    if closing { recount() }
   }
 
   /// The rooms (with connections here) whose clocks have run out.

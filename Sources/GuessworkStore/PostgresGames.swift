@@ -13,12 +13,13 @@ import PostgresNIO
 /// Why not SQLKit, as everywhere else: through it a read of a game took four round trips
 /// between threads and a move five statements, each on one of four connections that all live
 /// on one event loop, so reads reached 0.17 of the HTTP ceiling and moves 0.05
-/// (BENCHMARKS.md). Here a read is one prepared statement on a pool sized for the machine,
-/// and the moves waiting at one moment are written by one statement (``SaveMoves``: each
+/// (BENCHMARKS.md). Here the reads asked for at one moment are one prepared statement on a
+/// pool sized for the machine, and the moves waiting at one moment are written by one statement (``SaveMoves``: each
 /// game's update, and the action's row when it updated): one commit, one flush of the log,
 /// for all of them.
 ///
-/// Another instance may change a game at any time, so every read asks the database. Only the
+/// Another instance may change a game at any time, so every read asks the database (the
+/// reads asked for at one moment in one query). Only the
 /// next move may start from the game as this instance last wrote it (``gameToMove(id:)``),
 /// since every move's update names the version it expects: two instances racing on one game
 /// are ordered by PostgreSQL's row lock, the second update finds the new version and changes
@@ -29,11 +30,18 @@ final class PostgresGames: Sendable {
     let done: CheckedContinuation<Bool, any Error>
   }
 
+  private struct PendingRead: Sendable {
+    let id: String
+    let done: CheckedContinuation<GameRecord?, any Error>
+  }
+
   private let client: PostgresClient
   private let running: Task<Void, Never>
   /// Two batches committed at once, each on its own connection: one fills while another
   /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
   private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 2))
+  /// The reads waiting for a query; two queries run at once, as for the writes.
+  private let reads = NIOLockedValueBox(WriteQueue<PendingRead>(drainers: 2))
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
     RecentlyUsed<String, GameRecord>.liveGames())
@@ -104,8 +112,33 @@ final class PostgresGames: Sendable {
 
   // MARK: Reading
 
+  /// The game `id` as stored. The reads asked for at one moment share one query
+  /// (``SelectGames``): a read waits only for a query that starts after it was asked, so it
+  /// sees every write committed before it, as a query of its own would. Under load a query
+  /// through the pool cost the server more than the rest of a read (BENCHMARKS.md).
   func game(id: String) async throws -> GameRecord? {
-    try await client.execute(SelectGame(id: id)).first { _ in true }
+    try await withCheckedThrowingContinuation { done in
+      let start = reads.withLockedValue { $0.add(PendingRead(id: id, done: done)) }
+      if start { Task { await self.readBatches() } }
+    }
+  }
+
+  /// Runs the waiting reads' queries until nobody is waiting.
+  private func readBatches() async {
+    while true {
+      let batch = reads.withLockedValue { $0.take() }
+      if batch.isEmpty { return }
+      do {
+        var found: [String: GameRecord] = [:]
+        let ids = Array(Set(batch.lazy.map(\.id)))
+        for try await game in try await client.execute(SelectGames(ids: ids), logger: logger) {
+          found[game.id] = game
+        }
+        for read in batch { read.done.resume(returning: found[read.id]) }
+      } catch {
+        for read in batch { read.done.resume(throwing: error) }
+      }
+    }
   }
 
   /// The live game `id` as this instance last wrote it, else as stored. It may be behind the
@@ -217,21 +250,22 @@ final class PostgresGames: Sendable {
 
 // MARK: Statements
 
-/// A game by id, its columns in the order ``GameRecord`` is built from.
-private struct SelectGame: PostgresPreparedStatement {
-  static let name = "guesswork_select_game"
+/// Games by id (those that exist, in any order), their columns in the order ``GameRecord``
+/// is built from.
+private struct SelectGames: PostgresPreparedStatement {
+  static let name = "guesswork_select_games"
   static let sql = """
     SELECT id, player_id, kind, variant, settings, seed, state, version, created_at,
       updated_at, finished_at, score, summary, daily_day, daily_counted
-    FROM games WHERE id = $1
+    FROM games WHERE id = ANY($1)
     """
-  static let bindingDataTypes: [PostgresDataType] = [.text]
+  static let bindingDataTypes: [PostgresDataType] = [.textArray]
   typealias Row = GameRecord
-  let id: String
+  let ids: [String]
 
   func makeBindings() throws -> PostgresBindings {
     var bindings = PostgresBindings(capacity: 1)
-    bindings.append(id)
+    bindings.append(ids)
     return bindings
   }
 

@@ -19,8 +19,8 @@ enum WriteJob: Sendable {
   }
 }
 
-/// The writes waiting for a batch, each with whoever waits for its answer, and how many
-/// batches are being committed: each writer keeps one under its lock.
+/// The writes (or reads) waiting for a batch, each with whoever waits for its answer, and how
+/// many batches are being run: each writer keeps one under its lock.
 struct WriteQueue<Waiting: Sendable>: Sendable {
   private var waiting: [Waiting] = []
   private var draining = 0

@@ -347,6 +347,43 @@ struct StoreContractTests {
   }
 
   @Test(
+    "Reads at once each get their own game (or none), never older than a move committed before",
+    arguments: Backend.available)
+  func concurrentReadsSeeTheirOwnGames(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      var games: [GameRecord] = []
+      for _ in 0..<16 { games.append(try await newGame(store, player: player)) }
+      let moves = 5
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for game in games {
+          // Each game moves on while it is read: a read after a move sees that move or a later.
+          group.addTask {
+            for version in 1...moves {
+              let move = Move(
+                gameID: game.id, version: version, state: "\(game.id) \(version)",
+                at: Int64(version), action: "a\(version)")
+              let saved = try await store.saveMove(move, expectedVersion: version - 1)
+              #expect(saved)
+              let read = try #require(try await store.game(id: game.id))
+              #expect(read.id == game.id)
+              #expect(read.version >= version)
+              #expect(read.state == "\(game.id) \(read.version)")
+            }
+          }
+          group.addTask {
+            let unknown = try await store.game(id: UUID().uuidString)
+            let known = try await store.game(id: game.id)
+            #expect(unknown == nil)
+            #expect(known?.playerID == player.id)
+          }
+        }
+        try await group.waitForAll()
+      }
+    }
+  }
+
+  @Test(
     "A finished game records its score and accepts no further move", arguments: Backend.available)
   func finishedGamesAreFinal(backend: Backend) async throws {
     try await withStore(backend) { store in

@@ -1,10 +1,13 @@
 """What an operator scrapes: /metrics in Prometheus's text format, on a port of its own, parsed
 by Prometheus's own Python client, on SQLite and on PostgreSQL."""
+import json
 import os
+import time
 import urllib.request
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.sync.client import connect
 
 from support.server import Client, Server, free_port
 
@@ -96,3 +99,35 @@ def test_the_metrics_port_listens_on_this_machine_only_by_default():
     with Server(env={"GUESSWORK_METRICS_PORT": str(metrics_port)}) as server:
         scrape(metrics_port)
         assert f"Metrics: http://127.0.0.1:{metrics_port}/metrics" in server.read_log()
+
+
+@pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
+def test_room_sockets_are_counted_while_open():
+    metrics_port = free_port()
+    with Server(env={"GUESSWORK_METRICS_PORT": str(metrics_port)}) as server:
+        host = Client(server.url)
+        host.join("Host")
+        status, _, room = host.post("/api/rooms", {})
+        assert status == 201, room
+        phone = Client(server.url)
+        phone.join("Phone")
+        status, _, _ = phone.post(f"/api/rooms/{room['code']}/join", {})
+        assert status == 200
+        url = server.url.replace("http", "ws", 1) + f"/api/rooms/{room['code']}/socket?as="
+        sockets = [
+            connect(url + role, open_timeout=10, additional_headers={
+                "Cookie": f"guesswork_player={client.cookie('guesswork_player')}"})
+            for client, role in ((host, "screen"), (phone, "player"))
+        ]
+        for socket in sockets:  # the first view: the connection is counted by now
+            assert json.loads(socket.recv(timeout=10))["type"] == "room"
+        opened = scrape(metrics_port)
+        assert value(opened, "guesswork_room_sockets") == 2
+        assert value(opened, "guesswork_rooms_watched") == 1
+        for socket in sockets:
+            socket.close()
+        deadline = time.monotonic() + 10
+        while value(scrape(metrics_port), "guesswork_room_sockets") != 0:
+            assert time.monotonic() < deadline, "the closed sockets are still counted"
+            time.sleep(0.05)
+        assert value(scrape(metrics_port), "guesswork_rooms_watched") == 0
