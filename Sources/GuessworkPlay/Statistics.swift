@@ -208,16 +208,20 @@ public struct StatisticsBook: Sendable {
     async throws -> NewBest?
   {
     guard score > 0, let engine = engines[record.kind] else { return nil }
-    let (tallies, recent, mark, _) = try await current(playerID: record.playerID, now: now)
+    // The stored tally, and the best of the games since it by variant: a query that answers
+    // one row a variant, not every game since (a quick player finishes dozens a minute).
+    let stored = try await store.statsTally(playerID: record.playerID)
+    let mark = stored?.mark
     if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
-    let earlier = recent.filter {
-      $0.gameID != record.id && $0.kind == record.kind && $0.finishedAt <= finishedAt
-    }
-    let tally = tallies[record.kind]
+    let earlier = try await store.recentBests(
+      playerID: record.playerID, kind: record.kind, after: mark, finishedBy: finishedAt,
+      excluding: record.id)
+    let tally = Tallies.decode(stored?.tallies)[record.kind]
     let variantBest =
-      ([engine.best(tally, variant: record.variant)].compactMap { $0 }
-      + earlier.filter { $0.variant == record.variant }.map(\.score)).max()
-    let overallBest = ([engine.bestOfAll(tally)].compactMap { $0 } + earlier.map(\.score)).max()
+      ([engine.best(tally, variant: record.variant)] + [earlier[record.variant]]).compactMap {
+        $0
+      }.max()
+    let overallBest = ([engine.bestOfAll(tally)].compactMap { $0 } + earlier.values).max()
     let best = NewBest(
       inVariant: variantBest.map { score > $0 } ?? true,
       overall: overallBest.map { score > $0 } ?? true)

@@ -780,18 +780,19 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
+  /// The condition that keeps only the games finished after `mark` (all when there is none).
+  private static func finished(after mark: TallyMark?) -> SQLQueryString {
+    guard let mark else { return "" }
+    return """
+      AND finished_at >= \(bind: mark.finishedAt)
+      AND (finished_at > \(bind: mark.finishedAt) OR id > \(bind: mark.gameID))
+      """
+  }
+
   static func finishedGames(playerID: String, after mark: TallyMark?, _ db: any SQLDatabase)
     async throws -> [FinishedGame]
   {
-    let after: SQLQueryString =
-      if let mark {
-        """
-        AND finished_at >= \(bind: mark.finishedAt)
-        AND (finished_at > \(bind: mark.finishedAt) OR id > \(bind: mark.gameID))
-        """
-      } else {
-        ""
-      }
+    let after = finished(after: mark)
     // SQLite sorts here, not in the query: with `ORDER BY`, it prepares the statement again
     // each time a new player id is bound (it weighs the plan against the value), which was a
     // tenth of a statistics read. Its ids compare byte by byte, as Swift compares these ASCII
@@ -814,6 +815,27 @@ public final class SQLStore: GuessworkStore {
     }
     return sortsHere
       ? games.sorted { ($0.finishedAt, $0.gameID) < ($1.finishedAt, $1.gameID) } : games
+  }
+
+  public func recentBests(
+    playerID: String, kind: String, after mark: TallyMark?, finishedBy: Int64,
+    excluding gameID: String
+  ) async throws -> [String?: Int] {
+    try await session { db in
+      var bests: [String?: Int] = [:]
+      for row in try await db.raw(
+        """
+        SELECT variant, MAX(score) AS best FROM games
+        WHERE player_id = \(bind: playerID) AND finished_at IS NOT NULL \(Self.finished(after: mark))
+          AND finished_at <= \(bind: finishedBy) AND kind = \(bind: kind) AND id <> \(bind: gameID)
+        GROUP BY variant
+        """
+      ).all() {
+        bests[try row.decode(column: "variant", as: String?.self)] = try row.decode(
+          column: "best", as: Int.self)
+      }
+      return bests
+    }
   }
 
 }

@@ -67,6 +67,13 @@ public protocol GuessworkStore: Sendable {
   func statsTally(playerID: String) async throws -> StoredTally?
   /// Everything a player's statistics are made of, read at once: the stored tally, the
   /// finished games after its mark, and the daily streaks.
+  /// The best score in each variant (`nil`: none) of `playerID`'s games of `kind` finished
+  /// after `mark` and by `finishedBy`, leaving out `gameID`: what a game just finished is
+  /// measured against, besides the tally. One row a variant, however many games.
+  func recentBests(
+    playerID: String, kind: String, after mark: TallyMark?, finishedBy: Int64,
+    excluding gameID: String
+  ) async throws -> [String?: Int]
   func statisticsSources(playerID: String) async throws -> (
     tally: StoredTally?, newer: [FinishedGame], streaks: [String: DailyStreak]
   )
