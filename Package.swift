@@ -59,6 +59,7 @@ let package = Package(
     .target(
       name: "GuessworkStore",
       dependencies: [
+        "GuessworkCore",
         .product(name: "SQLKit", package: "sql-kit"),
         .product(name: "SQLiteKit", package: "sqlite-kit"),
         .product(name: "PostgresKit", package: "postgres-kit"),

@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkCore
 
 /// Encodes `Encodable` values as compact JSON, written straight into bytes as the value
 /// encodes itself.
@@ -208,9 +209,14 @@ private final class Writer {
 }
 
 /// The encoder a value encodes itself to: the place of one value, `depth` containers deep.
-private struct Slot: Encoder {
+private struct Slot: JSONTextEncoder {
   let writer: Writer
   let depth: Int
+
+  func writeJSON(raw: StaticString) { writer.writeRaw(raw) }
+  func writeJSON(string: String) { writer.writeString(string) }
+  func writeJSON(integer: Int) { writer.writeInteger(integer) }
+  func writeJSON(number: Double) throws { try writer.writeFloatingPoint(number) }
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }

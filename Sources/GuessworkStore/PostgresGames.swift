@@ -40,8 +40,9 @@ final class PostgresGames: Sendable {
   /// Two batches committed at once, each on its own connection: one fills while another
   /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
   private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 2))
-  /// The reads waiting for a query; two queries run at once, as for the writes.
-  private let reads = NIOLockedValueBox(WriteQueue<PendingRead>(drainers: 2))
+  /// The reads waiting for a query, one query at a time: the reads that come meanwhile wait
+  /// for the next. (One cost the server less per read than two or four: BENCHMARKS.md.)
+  private let reads = NIOLockedValueBox(WriteQueue<PendingRead>(drainers: 1))
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
     RecentlyUsed<String, GameRecord>.liveGames())

@@ -117,6 +117,31 @@ import Testing
     }
   }
 
+  @Test func messagesWrittenAsTextEncodeAsFoundationDoes() throws {
+    // A message writes its own text here (`JSONTextEncoder`), not through Codable.
+    try expectSameJSON(Message("number.intro"))
+    try expectSameJSON([
+      Message(
+        "a.b",
+        [
+          "count": 3, "ratio": .decimal(0.25), "name": "Ana \"\\ é\n🎯",
+          "game": .key("game.number"), "negative": -7,
+        ]),
+      Message("key with \"quote\""),
+    ])
+    #expect(throws: EncodingError.self) {
+      try CompactJSON.encode(Message("x", ["n": .decimal(.infinity)]))
+    }
+    // The message's own text stands where the value goes, inside any container.
+    struct Holder: Codable, Equatable {
+      var first: Message
+      var list: [Message?]
+      var after = 1
+    }
+    try expectSameJSON(
+      Holder(first: Message("k", ["n": 1]), list: [nil, Message("k2"), Message("k3", ["t": "x"])]))
+  }
+
   @Test func containersUsedInAnyOrderMakeValidJSON() throws {
     let compact = Data(try CompactJSON.encode(Unusual()))
     #expect(try canonical(compact) == canonical(JSONEncoder().encode(Unusual())))

@@ -72,6 +72,34 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
   }
 
   public func encode(to encoder: any Encoder) throws {
+    if let text = encoder as? any JSONTextEncoder {
+      // The same JSON as below, written as it is: a view holds dozens of messages, and
+      // Codable's containers were a twentieth of a move's time (BENCHMARKS.md).
+      text.writeJSON(raw: #"{"key":"#)
+      text.writeJSON(string: key)
+      if !args.isEmpty {
+        text.writeJSON(raw: #","args":{"#)
+        var first = true
+        for (name, value) in args {
+          if !first { text.writeJSON(raw: ",") }
+          first = false
+          text.writeJSON(string: name)
+          text.writeJSON(raw: ":")
+          switch value {
+          case .int(let number): text.writeJSON(integer: number)
+          case .decimal(let number): try text.writeJSON(number: number)
+          case .text(let words): text.writeJSON(string: words)
+          case .key(let reference):
+            text.writeJSON(raw: #"{"key":"#)
+            text.writeJSON(string: reference)
+            text.writeJSON(raw: "}")
+          }
+        }
+        text.writeJSON(raw: "}")
+      }
+      text.writeJSON(raw: "}")
+      return
+    }
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(key, forKey: .key)
     if !args.isEmpty { try container.encode(args, forKey: .args) }
@@ -83,4 +111,19 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
     let list = args.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
     return "\(key)(\(list.joined(separator: ", ")))"
   }
+}
+
+/// An encoder that writes JSON text and takes a value's text as it is: a type encoded often
+/// (``Message``) writes itself there without Codable's containers, which cost an allocation
+/// and a type lookup each. The server's encoder (`CompactJSON`) is one; any other encoder
+/// gets the same JSON through `Codable`.
+public protocol JSONTextEncoder: Encoder {
+  /// JSON written as it is, in place of the value this encoder was given (a value may write
+  /// several pieces, which must make one JSON value).
+  func writeJSON(raw: StaticString)
+  /// A JSON string: quoted and escaped.
+  func writeJSON(string: String)
+  func writeJSON(integer: Int)
+  /// A finite number (whole ones without a fraction); a non-finite one is an error.
+  func writeJSON(number: Double) throws
 }
