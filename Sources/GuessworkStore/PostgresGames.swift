@@ -154,6 +154,34 @@ final class PostgresGames: Sendable {
     written.withLockedValue { $0.size }
   }
 
+  // MARK: A new game's and a finished game's questions
+
+  /// ``GuessworkStore/unfinishedGames(playerID:since:)``, prepared: asked at every new game.
+  func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
+    let counts = try await client.execute(
+      CountUnfinished(playerID: playerID, since: since), logger: logger)
+    return try await counts.first { _ in true } ?? 0
+  }
+
+  /// ``GuessworkStore/statsTally(playerID:)``, prepared: asked at every finished game.
+  func statsTally(playerID: String) async throws -> StoredTally? {
+    try await client.execute(SelectTally(playerID: playerID), logger: logger).first { _ in true }
+  }
+
+  /// ``GuessworkStore/recentBests(playerID:kind:after:finishedBy:excluding:)``, prepared.
+  func recentBests(
+    playerID: String, kind: String, after mark: TallyMark?, finishedBy: Int64,
+    excluding gameID: String
+  ) async throws -> [String?: Int] {
+    var bests: [String?: Int] = [:]
+    let rows = try await client.execute(
+      RecentBests(
+        playerID: playerID, kind: kind, mark: mark, finishedBy: finishedBy, excluding: gameID),
+      logger: logger)
+    for try await (variant, best) in rows { bests[variant] = best }
+    return bests
+  }
+
   // MARK: Writing
 
   /// Commits `job`, answering after the commit: `false` when a move found its game at another
@@ -388,4 +416,84 @@ private struct SaveMoves: PostgresPreparedStatement {
   }
 
   func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
+}
+
+/// The same question as ``SQLStore/unfinishedGames(playerID:since:)``.
+private struct CountUnfinished: PostgresPreparedStatement {
+  static let name = "guesswork_count_unfinished"
+  static let sql = """
+    SELECT COUNT(*) FROM games
+    WHERE player_id = $1 AND finished_at IS NULL AND created_at > $2
+    """
+  static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
+  typealias Row = Int
+  let playerID: String
+  let since: Int64
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 2)
+    bindings.append(playerID)
+    bindings.append(since)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
+}
+
+/// The same question as ``SQLStore/statsTally(playerID:)``.
+private struct SelectTally: PostgresPreparedStatement {
+  static let name = "guesswork_select_tally"
+  static let sql = """
+    SELECT through_at, through_id, tallies FROM player_tallies WHERE player_id = $1
+    """
+  static let bindingDataTypes: [PostgresDataType] = [.text]
+  typealias Row = StoredTally
+  let playerID: String
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(playerID)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> StoredTally {
+    let (at, id, tallies) = try row.decode((Int64, String, String).self)
+    return StoredTally(mark: TallyMark(finishedAt: at, gameID: id), tallies: tallies)
+  }
+}
+
+/// The same question as ``SQLStore/recentBests(playerID:kind:after:finishedBy:excluding:)``;
+/// with no mark, every finished game counts (`finished_at >= 0`, and any id after `''`).
+private struct RecentBests: PostgresPreparedStatement {
+  static let name = "guesswork_recent_bests"
+  static let sql = """
+    SELECT variant, MAX(score) FROM games
+    WHERE player_id = $1 AND finished_at IS NOT NULL
+      AND finished_at >= $3 AND (finished_at > $3 OR id > $4)
+      AND finished_at <= $5 AND kind = $2 AND id <> $6
+    GROUP BY variant
+    """
+  static let bindingDataTypes: [PostgresDataType] = [.text, .text, .int8, .text, .int8, .text]
+  typealias Row = (String?, Int)
+  let playerID: String
+  let kind: String
+  let mark: TallyMark?
+  let finishedBy: Int64
+  let excluding: String
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 6)
+    bindings.append(playerID)
+    bindings.append(kind)
+    bindings.append(mark?.finishedAt ?? 0)
+    bindings.append(mark?.gameID ?? "")
+    bindings.append(finishedBy)
+    bindings.append(excluding)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> (String?, Int) {
+    let (variant, best) = try row.decode((String?, Int64).self)
+    return (variant, Int(best))
+  }
 }

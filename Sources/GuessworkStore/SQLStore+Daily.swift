@@ -5,7 +5,8 @@ import SQLKit
 
 extension SQLStore {
   public func statsTally(playerID: String) async throws -> StoredTally? {
-    try await session { db in try await Self.statsTally(playerID: playerID, db) }
+    if case .postgres(let games) = games { return try await games.statsTally(playerID: playerID) }
+    return try await session { db in try await Self.statsTally(playerID: playerID, db) }
   }
 
   public func statisticsSources(playerID: String) async throws -> (

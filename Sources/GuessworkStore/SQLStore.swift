@@ -20,9 +20,9 @@ public final class SQLStore: GuessworkStore {
   private let writers: WriterQueue?
   /// New games, moves and reads of a game go their own way on each database (see
   /// ``SQLiteWriter`` and ``PostgresGames``).
-  private let games: HotPath
+  let games: HotPath
 
-  private enum HotPath: Sendable {
+  enum HotPath: Sendable {
     case sqlite(SQLiteWriter)
     case postgres(PostgresGames)
   }
@@ -515,7 +515,10 @@ public final class SQLStore: GuessworkStore {
   }
 
   public func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
-    try await session { db in
+    if case .postgres(let games) = games {
+      return try await games.unfinishedGames(playerID: playerID, since: since)
+    }
+    return try await session { db in
       try await db.raw(
         """
         SELECT COUNT(*) AS n FROM games
@@ -821,7 +824,11 @@ public final class SQLStore: GuessworkStore {
     playerID: String, kind: String, after mark: TallyMark?, finishedBy: Int64,
     excluding gameID: String
   ) async throws -> [String?: Int] {
-    try await session { db in
+    if case .postgres(let games) = games {
+      return try await games.recentBests(
+        playerID: playerID, kind: kind, after: mark, finishedBy: finishedBy, excluding: gameID)
+    }
+    return try await session { db in
       var bests: [String?: Int] = [:]
       for row in try await db.raw(
         """

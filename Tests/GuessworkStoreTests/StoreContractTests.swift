@@ -384,6 +384,62 @@ struct StoreContractTests {
   }
 
   @Test(
+    "A new game's and a finished game's questions: unfinished games, the best of each variant since a mark",
+    arguments: Backend.available)
+  func unfinishedGamesAndRecentBests(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let other = try await newPlayer(store, name: "Ben")
+      var finished: [(id: String, variant: String?, score: Int, at: Int64)] = []
+      for (index, (variant, score)) in [("a", 30), ("a", 70), ("b", 50), (nil, 20), ("b", 90)]
+        .enumerated()
+      {
+        let game = GameRecord(
+          id: "g\(index)-\(UUID().uuidString)", playerID: player.id, kind: "quiz",
+          variant: variant, settings: "{}", seed: 1, state: "{}", createdAt: 2_000)
+        try await store.insertGame(game)
+        let at = Int64(10_000 + index * 1_000)
+        let move = Move(
+          gameID: game.id, version: 1, state: "end", at: at, action: nil,
+          finished: .init(at: at, score: score, summary: "{}"))
+        #expect(try await store.saveMove(move, expectedVersion: 0))
+        finished.append((game.id, variant, score, at))
+      }
+      // Games of another kind, of another player, and one still in play do not count.
+      _ = try await newGame(store, player: player)
+      let elsewhere = GameRecord(
+        id: UUID().uuidString, playerID: other.id, kind: "quiz", variant: "a", settings: "{}",
+        seed: 1, state: "{}", createdAt: 2_000)
+      try await store.insertGame(elsewhere)
+      #expect(try await store.unfinishedGames(playerID: player.id, since: 1_000) == 1)
+      #expect(try await store.unfinishedGames(playerID: player.id, since: 2_000) == 0)
+      #expect(try await store.unfinishedGames(playerID: other.id, since: 0) == 1)
+
+      let all = try await store.recentBests(
+        playerID: player.id, kind: "quiz", after: nil, finishedBy: 20_000,
+        excluding: finished[4].id)
+      #expect(all == ["a": 70, "b": 50, nil: 20])
+      let byTheThird = try await store.recentBests(
+        playerID: player.id, kind: "quiz", after: nil, finishedBy: finished[2].at,
+        excluding: "none")
+      #expect(byTheThird == ["a": 70, "b": 50])
+      let mark = TallyMark(finishedAt: finished[1].at, gameID: finished[1].id)
+      let sinceMark = try await store.recentBests(
+        playerID: player.id, kind: "quiz", after: mark, finishedBy: 20_000, excluding: "none")
+      #expect(sinceMark == ["b": 90, nil: 20])
+      let otherKind = try await store.recentBests(
+        playerID: player.id, kind: "number", after: nil, finishedBy: 20_000, excluding: "none")
+      #expect(otherKind.isEmpty)
+      #expect(try await store.statsTally(playerID: player.id) == nil)
+      try await store.saveStatsTally(
+        playerID: player.id, StoredTally(mark: mark, tallies: #"{"quiz":"t"}"#), at: 30_000)
+      #expect(
+        try await store.statsTally(playerID: player.id)
+          == StoredTally(mark: mark, tallies: #"{"quiz":"t"}"#))
+    }
+  }
+
+  @Test(
     "A finished game records its score and accepts no further move", arguments: Backend.available)
   func finishedGamesAreFinal(backend: Backend) async throws {
     try await withStore(backend) { store in
