@@ -130,34 +130,31 @@ public struct StatisticsBook: Sendable {
     self.engines = engines
   }
 
-  /// The settled tallies (stored when they moved on), the games since, and how far the
-  /// tallies reach.
+  /// The settled tallies (stored when they moved on), the games since, and the streaks.
   private func current(playerID: String, now: Int64) async throws -> (
-    tallies: [String: String], recent: [FinishedGame], mark: TallyMark?,
-    streaks: [String: DailyStreak]
+    tallies: [String: String], recent: [FinishedGame], streaks: [String: DailyStreak]
   ) {
     let (stored, newer, streaks) = try await store.statisticsSources(playerID: playerID)
-    let (tallies, recent, mark) = try await settle(stored, newer, playerID: playerID, now: now)
-    return (tallies, recent, mark, streaks)
+    let (tallies, recent) = try await settle(stored, newer, playerID: playerID, now: now)
+    return (tallies, recent, streaks)
   }
 
   /// Adds the games finished long enough ago to the stored tally, and stores it when that
   /// moved it on.
   private func settle(_ stored: StoredTally?, _ newer: [FinishedGame], playerID: String, now: Int64)
-    async throws -> (tallies: [String: String], recent: [FinishedGame], mark: TallyMark?)
+    async throws -> (tallies: [String: String], recent: [FinishedGame])
   {
     var tallies = Tallies.decode(stored?.tallies)
-    var mark = stored?.mark
     let settled = newer.prefix { $0.finishedAt < now - Self.settleMs }
     if let last = settled.last {
       tallies = Tallies.adding(Array(settled), to: tallies, engines: engines)
-      mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
-      if let mark, let text = try? CompactJSON.string(tallies) {
+      let mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
+      if let text = try? CompactJSON.string(tallies) {
         try await store.saveStatsTally(
           playerID: playerID, StoredTally(mark: mark, tallies: text), at: now)
       }
     }
-    return (tallies, Array(newer.dropFirst(settled.count)), mark)
+    return (tallies, Array(newer.dropFirst(settled.count)))
   }
 
   /// The statistics of a player now, encoded. The answer is made from the stored tally, the
@@ -176,7 +173,7 @@ public struct StatisticsBook: Sendable {
       tallies: stored?.tallies, games: newer.map(\.gameID), streaks: streaks, today: today)
     let settles = newer.first.map { $0.finishedAt < now - Self.settleMs } ?? false
     if !settles, let json = answered.json(for: kept, from: sources) { return json }
-    let (tallies, recent, _) = try await settle(stored, newer, playerID: playerID, now: now)
+    let (tallies, recent) = try await settle(stored, newer, playerID: playerID, now: now)
     let json = try CompactJSON.encode(
       statistics(tallies, adding: recent, streaks: streaks, today: today).rendered(catalog))
     // Once games settle, the stored tally changes: the next read keys on that.
@@ -186,7 +183,7 @@ public struct StatisticsBook: Sendable {
 
   /// The statistics of a player now.
   public func statistics(playerID: String, now: Int64) async throws -> Statistics {
-    let (tallies, recent, _, streaks) = try await current(playerID: playerID, now: now)
+    let (tallies, recent, streaks) = try await current(playerID: playerID, now: now)
     return statistics(tallies, adding: recent, streaks: streaks, today: DailyCalendar.day(of: now))
   }
 
@@ -204,7 +201,7 @@ public struct StatisticsBook: Sendable {
   /// game of its player in the same game and variant, and in the same game whatever the
   /// variant. `nil` when it beats neither, or when it finished long enough ago to be in the
   /// stored tally (the moment has passed).
-  public func newBest(_ record: GameRecord, score: Int, finishedAt: Int64, now: Int64)
+  public func newBest(_ record: GameRecord, score: Int, finishedAt: Int64)
     async throws -> NewBest?
   {
     guard score > 0, let engine = engines[record.kind] else { return nil }

@@ -541,8 +541,8 @@ struct API: Sendable {
     let now = clock().milliseconds
     let best =
       step.isOver
-      ? try await book.newBest(
-        record, score: step.score, finishedAt: record.finished?.at ?? now, now: now) : nil
+      ? try await book.newBest(record, score: step.score, finishedAt: record.finished?.at ?? now)
+      : nil
     return GameReply(
       id: record.id, game: record.kind, version: version, isOver: step.isOver,
       score: step.score, variant: record.variant, view: step.view, events: events,
