@@ -14,35 +14,24 @@ import PostgresNIO
 /// between threads and a move five statements, each on one of four connections that all live
 /// on one event loop, so reads reached 0.17 of the HTTP ceiling and moves 0.05
 /// (BENCHMARKS.md). Here the reads asked for at one moment are one prepared statement on a
-/// pool sized for the machine, and the moves waiting at one moment are written by one statement (``SaveMoves``: each
-/// game's update, and the action's row when it updated): one commit, one flush of the log,
-/// for all of them.
+/// pool sized for the machine, and the moves waiting at one moment are written by one
+/// statement (``SaveMoves``: each game's update, and the action's row when it updated): one
+/// commit, one flush of the log, for all of them.
 ///
-/// Another instance may change a game at any time, so every read asks the database (the
-/// reads asked for at one moment in one query). Only the
+/// Another instance may change a game at any time, so every read asks the database. Only the
 /// next move may start from the game as this instance last wrote it (``gameToMove(id:)``),
 /// since every move's update names the version it expects: two instances racing on one game
 /// are ordered by PostgreSQL's row lock, the second update finds the new version and changes
 /// nothing, and its move is refused as stale.
 final class PostgresGames: Sendable {
-  private struct Pending: Sendable {
-    let job: WriteJob
-    let done: CheckedContinuation<Bool, any Error>
-  }
-
-  private struct PendingRead: Sendable {
-    let id: String
-    let done: CheckedContinuation<GameRecord?, any Error>
-  }
-
   private let client: PostgresClient
   private let running: Task<Void, Never>
   /// Two batches committed at once, each on its own connection: one fills while another
   /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
-  private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 2))
+  private let writes = Batched<WriteJob, Bool>(drainers: 2)
   /// The reads waiting for a query, one query at a time: the reads that come meanwhile wait
   /// for the next. (One cost the server less per read than two or four: BENCHMARKS.md.)
-  private let reads = NIOLockedValueBox(WriteQueue<PendingRead>(drainers: 1))
+  private let reads = Batched<String, GameRecord?>(drainers: 1)
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
     RecentlyUsed<String, GameRecord>.liveGames())
@@ -118,27 +107,18 @@ final class PostgresGames: Sendable {
   /// sees every write committed before it, as a query of its own would. Under load a query
   /// through the pool cost the server more than the rest of a read (BENCHMARKS.md).
   func game(id: String) async throws -> GameRecord? {
-    try await withCheckedThrowingContinuation { done in
-      let start = reads.withLockedValue { $0.add(PendingRead(id: id, done: done)) }
-      if start { Task { await self.readBatches() } }
-    }
+    try await reads.call(id) { ids in await self.read(ids) }
   }
 
-  /// Runs the waiting reads' queries until nobody is waiting.
-  private func readBatches() async {
-    while true {
-      let batch = reads.withLockedValue { $0.take() }
-      if batch.isEmpty { return }
-      do {
-        var found: [String: GameRecord] = [:]
-        let ids = Array(Set(batch.lazy.map(\.id)))
-        for try await game in try await client.execute(SelectGames(ids: ids), logger: logger) {
-          found[game.id] = game
-        }
-        for read in batch { read.done.resume(returning: found[read.id]) }
-      } catch {
-        for read in batch { read.done.resume(throwing: error) }
-      }
+  /// The games `ids` (each `nil` when there is none), in one query.
+  private func read(_ ids: [String]) async -> [Result<GameRecord?, any Error>] {
+    do {
+      var found: [String: GameRecord] = [:]
+      let games = try await client.execute(SelectGames(ids: Array(Set(ids))), logger: logger)
+      for try await game in games { found[game.id] = game }
+      return ids.map { .success(found[$0]) }
+    } catch {
+      return ids.map { _ in .failure(error) }
     }
   }
 
@@ -187,21 +167,11 @@ final class PostgresGames: Sendable {
   /// Commits `job`, answering after the commit: `false` when a move found its game at another
   /// version (or finished), and nothing was written.
   func perform(_ job: WriteJob) async throws -> Bool {
-    try await withCheckedThrowingContinuation { done in
-      let start = queue.withLockedValue { $0.add(Pending(job: job, done: done)) }
-      if start { Task { await self.drain() } }
-    }
-  }
-
-  /// Commits batches until nobody is waiting.
-  private func drain() async {
-    while true {
-      let batch = queue.withLockedValue { $0.take() }
-      if batch.isEmpty { return }
-      batchSizes.record(batch.count)
-      let results = await commit(batch.map(\.job))
-      written.withLockedValue { $0.remember(zip(batch.lazy.map(\.job), results)) }
-      for (pending, result) in zip(batch, results) { pending.done.resume(with: result) }
+    try await writes.call(job) { jobs in
+      self.batchSizes.record(jobs.count)
+      let results = await self.commit(jobs)
+      self.written.withLockedValue { $0.remember(zip(jobs, results)) }
+      return results
     }
   }
 

@@ -1,4 +1,5 @@
 import CoreMetrics
+import NIOConcurrencyHelpers
 
 /// A write on the hot path: a new game or a move. Each database's writer (``SQLiteWriter``,
 /// ``PostgresGames``) commits the jobs waiting at one moment in one transaction.
@@ -77,6 +78,44 @@ extension RecentlyUsed<String, GameRecord> {
       case (.insertGame, _):
         continue
       }
+    }
+  }
+}
+
+/// Calls made at one moment, answered together: each call joins the batch that waits for the
+/// next run (never one already running), and at most `drainers` batches run at once.
+/// PostgreSQL's reads and writes are both made this way (``PostgresGames``).
+final class Batched<Input: Sendable, Output: Sendable>: Sendable {
+  private struct Waiting: Sendable {
+    let input: Input
+    let done: CheckedContinuation<Output, any Error>
+  }
+
+  private let queue: NIOLockedValueBox<WriteQueue<Waiting>>
+
+  init(drainers: Int) {
+    queue = NIOLockedValueBox(WriteQueue(drainers: drainers))
+  }
+
+  /// The answer to `input`, once its batch has run. `run` answers a batch's inputs in their
+  /// order; every caller gives the same one, and whoever starts a drainer hands it theirs.
+  func call(
+    _ input: Input,
+    run: @escaping @Sendable ([Input]) async -> [Result<Output, any Error>]
+  ) async throws -> Output {
+    try await withCheckedThrowingContinuation { done in
+      let start = queue.withLockedValue { $0.add(Waiting(input: input, done: done)) }
+      if start { Task { await self.drain(run) } }
+    }
+  }
+
+  /// Runs batches until nobody is waiting.
+  private func drain(_ run: @Sendable ([Input]) async -> [Result<Output, any Error>]) async {
+    while true {
+      let batch = queue.withLockedValue { $0.take() }
+      if batch.isEmpty { return }
+      let results = await run(batch.map(\.input))
+      for (waiting, result) in zip(batch, results) { waiting.done.resume(with: result) }
     }
   }
 }
