@@ -598,6 +598,36 @@ def test_room_mates_see_each_others_pictures(room):
     assert statuses == [200, 200, 200, 200]
 
 
+def test_a_start_clicked_while_the_settings_are_on_their_way_waits_for_them(room):
+    """The host's page sends a changed setting 0.3 s after the change. A start clicked while
+    that is still on its way (here the page holds each action a second before it sends it) goes
+    after it, with the version it brought: the game starts, with the setting, and nothing is
+    refused as stale."""
+    party = room
+    host, screen = party.host, party.screen
+    code = open_room(party)
+    join_everyone(party, code)
+    Select(host.find("#host-game")).select_by_value("bullseye")
+    waiting_for_host(party.phones, "Bullseye")
+    Select(host.find("#host-game")).select_by_value("number")
+    for phone in party.phones:
+        phone.wait_text("#lobby-wait", r"^Next game: (?!Bullseye)")
+    host.js("""const send = window.fetch;
+        window.heldActions = 0;
+        window.fetch = (url, init) => {
+          if (!String(url).endsWith('/actions')) return send(url, init);
+          window.heldActions += 1;
+          return new Promise((wait) => setTimeout(wait, 1000)).then(() => send(url, init));
+        };""")
+    high = host.find("#room-set-high")
+    high.clear()
+    high.send_keys("42\t")
+    # The change is on its way; the server has not seen it yet.
+    WebDriverWait(host.d, 5, poll_frequency=POLL).until(lambda d: host.js("return window.heldActions") == 1, "no choice sent")
+    host.click("#start")
+    assert screen.wait_text("#s-question-text", r".", timeout=15) == "Guess my number from 0 to 42!"
+
+
 def test_the_first_word_shows_when_the_countdown_ends(room):
     party = room
     code = open_room(party)

@@ -40,20 +40,26 @@ export function roomAction(code, version, action) {
 
 /**
  * A host action with the version of the view `keeper` holds; the view after it goes to
- * `onView`. A stale version is no error: the next pushed view is on its way. Resolves with the
- * view after the action, or null.
+ * `onView`. A host's actions go one at a time, each with the version its predecessor's answer
+ * brought: a start clicked while the settings chosen a moment ago are still on their way waits
+ * for them, instead of carrying the version before them. A stale version is no error: the next
+ * pushed view is on its way. Resolves with the view after the action, or null.
  */
-export async function hostAction(code, keeper, action, onView) {
-  if (!keeper.view) return null;
-  try {
-    const after = await roomAction(code, keeper.view.version, action);
-    say('');
-    onView(after);
-    return after;
-  } catch (e) {
-    if (e.code !== 'stale-version') say(e.message, 'error');
-    return null;
-  }
+export function hostAction(code, keeper, action, onView) {
+  const send = async () => {
+    if (!keeper.view) return null;
+    try {
+      const after = await roomAction(code, keeper.view.version, action);
+      say('');
+      onView(after);
+      return after;
+    } catch (e) {
+      if (e.code !== 'stale-version') say(e.message, 'error');
+      return null;
+    }
+  };
+  keeper.hostActions = keeper.hostActions.then(send);
+  return keeper.hostActions;
 }
 
 const MIN_DELAY = 500;
@@ -155,6 +161,8 @@ export class ViewKeeper {
   constructor() {
     this.view = null;
     this.receivedAt = 0;
+    /** The host's last action (see hostAction): the next waits for it. */
+    this.hostActions = Promise.resolve();
   }
 
   take(view) {
