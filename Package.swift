@@ -138,7 +138,10 @@ let package = Package(
     ),
     .testTarget(
       name: "GuessworkStoreTests",
-      dependencies: ["GuessworkStore", "GuessworkCore"],
+      dependencies: [
+        "GuessworkStore", "GuessworkCore",
+        .product(name: "PostgresNIO", package: "postgres-nio"),
+      ],
       swiftSettings: strict
     ),
     .testTarget(

@@ -24,7 +24,8 @@ import PostgresNIO
 /// are ordered by PostgreSQL's row lock, the second update finds the new version and changes
 /// nothing, and its move is refused as stale.
 final class PostgresGames: Sendable {
-  private let client: PostgresClient
+  /// Internal for the plan tests, which borrow a connection of it.
+  let client: PostgresClient
   private let running: Task<Void, Never>
   /// Two batches committed at once, each on its own connection: one fills while another
   /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
@@ -136,11 +137,13 @@ final class PostgresGames: Sendable {
 
   // MARK: A new game's and a finished game's questions
 
-  /// ``GuessworkStore/unfinishedGames(playerID:since:)``, prepared: asked at every new game.
+  /// ``GuessworkStore/unfinishedGames(playerID:since:)``: asked at every new game, and
+  /// planned each time (see ``PlannedEachTime``).
   func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
-    let counts = try await client.execute(
-      CountUnfinished(playerID: playerID, since: since), logger: logger)
-    return try await counts.first { _ in true } ?? 0
+    let statement = CountUnfinished(playerID: playerID, since: since)
+    let counts = try await client.query(try statement.unnamed(), logger: logger)
+    guard let row = try await counts.first(where: { _ in true }) else { return 0 }
+    return try statement.decodeRow(row)
   }
 
   /// ``GuessworkStore/statsTally(playerID:)``, prepared: asked at every finished game.
@@ -206,9 +209,9 @@ final class PostgresGames: Sendable {
           var written = [Bool](repeating: false, count: jobs.count)
           for index in inserts { written[index] = try await run(jobs[index], on: connection) }
           for round in rounds {
-            let moved = try await connection.execute(
-              SaveMoves(round.map { jobs[$0] }), logger: logger)
-            for try await position in moved { written[round[position]] = true }
+            let moved = try await Self.saveMoves(
+              round.map { jobs[$0] }, on: connection, logger: logger)
+            for position in moved { written[round[position]] = true }
           }
           if !alone { try await connection.query("COMMIT", logger: logger) }
           return written
@@ -239,11 +242,21 @@ final class PostgresGames: Sendable {
       _ = try await connection.execute(InsertGame(game: game), logger: logger)
       return true
     case .saveMove:
-      for try await _ in try await connection.execute(SaveMoves([job]), logger: logger) {
-        return true
-      }
-      return false
+      return try await !Self.saveMoves([job], on: connection, logger: logger).isEmpty
     }
+  }
+
+  /// Writes the moves among `jobs` (``SaveMoves``) on `connection`, planned for the table as
+  /// it is; answers the positions (in `jobs`' moves) of those that updated their game.
+  static func saveMoves(
+    _ jobs: [WriteJob], on connection: PostgresConnection, logger: Logger
+  ) async throws -> [Int] {
+    let statement = SaveMoves(jobs)
+    var positions: [Int] = []
+    for try await row in try await connection.query(try statement.unnamed(), logger: logger) {
+      positions.append(try statement.decodeRow(row))
+    }
+    return positions
   }
 }
 
@@ -327,11 +340,29 @@ private struct InsertGame: PostgresPreparedStatement {
   func decodeRow(_ row: PostgresRow) throws {}
 }
 
+/// A statement sent unnamed, so that PostgreSQL plans it at every call, for its values and
+/// the tables as they are, instead of keeping one plan for it as it does for a prepared
+/// statement after five calls. A plan kept from while `games` was young stays while the
+/// table grows, until autovacuum next analyzes it (a minute or more away): for a batch of
+/// moves it walked the partial index of every unfinished game and compared each with each
+/// move (125 games times 23 moves in a benchmark batch), so a batch cost more with every
+/// game left unfinished, by any player (BENCHMARKS.md). Planning costs the database about
+/// 0.2 ms a call, so only the statements whose plan goes wrong this way are planned each time.
+protocol PlannedEachTime: PostgresPreparedStatement {}
+
+extension PlannedEachTime {
+  /// The statement with its values, as a query of its own (unnamed).
+  func unnamed() throws -> PostgresQuery {
+    PostgresQuery(unsafeSQL: Self.sql, binds: try makeBindings())
+  }
+}
+
 /// Moves of different games in one statement: each game's update when it is still at the
 /// version its move expects and not finished, and the action's row for each game updated.
 /// Answers the positions (from 0) of the moves that updated their game. The moves travel as
-/// arrays, a nullable value as a flag and a value.
-private struct SaveMoves: PostgresPreparedStatement {
+/// arrays, a nullable value as a flag and a value. Planned each time: a kept plan could find
+/// the games through the index of unfinished ones instead of by their key.
+struct SaveMoves: PlannedEachTime {
   static let name = "guesswork_save_moves"
   static let sql = """
     WITH input AS (
@@ -389,7 +420,7 @@ private struct SaveMoves: PostgresPreparedStatement {
 }
 
 /// The same question as ``SQLStore/unfinishedGames(playerID:since:)``.
-private struct CountUnfinished: PostgresPreparedStatement {
+private struct CountUnfinished: PlannedEachTime {
   static let name = "guesswork_count_unfinished"
   static let sql = """
     SELECT COUNT(*) FROM games

@@ -5,6 +5,8 @@
 (c) GET /api/games/{id} of a live game (read.lua).
 All three at the same concurrency, each repeated; medians reported, with (b)/(a) and (c)/(a),
 and the server's CPU time per request (read from /proc around each wrk run) and its ratios.
+With PostgreSQL, also the CPU time of this machine's postgres processes per move and per read,
+and the move loop run by run (the database's cost per move can grow over a run).
 
 --instances N (PostgreSQL only) starts N servers on the same database and, for every
 measurement, runs N wrk at once, one per server, sharing the connections between them.
@@ -69,6 +71,20 @@ def cpu_seconds(pid):
     # parentheses and may hold spaces: the fields after ")" start with field 3.
     fields = stat[stat.rindex(")") + 2:].split()
     return (int(fields[14 - 3]) + int(fields[15 - 3])) / os.sysconf("SC_CLK_TCK")
+
+
+def database_cpu_seconds():
+    """The CPU time so far of the local PostgreSQL's processes (those of the user postgres, as
+    scripts/lib/postgres.sh starts it): the database's share of a run on this machine. A backend
+    that exits during a run takes its time with it; the server's pool keeps its connections."""
+    pids = subprocess.run(["pgrep", "-u", "postgres"], capture_output=True, text=True).stdout.split()
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(int(pid))
+        except OSError:
+            pass
+    return total
 
 
 def to_ms(text):
@@ -141,7 +157,7 @@ def split(connections, instances):
     return [connections // instances + (1 if i < connections % instances else 0) for i in range(instances)]
 
 
-def wrk(servers, connections, seconds, script=None, script_args=None, path=""):
+def wrk(servers, connections, seconds, script=None, script_args=None, path="", database=False):
     """One measurement: one wrk per server, all at once, each with its share of the connections
     (wrk -t = -c, as moves.lua needs); script_args, if any, holds one list per server.
     Request rates, requests and errors add up; latencies are the worst of the servers'.
@@ -149,6 +165,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path=""):
     also by the accepted actions)."""
     shares = split(connections, len(servers))
     before = sum(cpu_seconds(process.pid) for process, _ in servers)
+    database_before = database_cpu_seconds() if database else 0
     running = [start_wrk(url + path, share, seconds, script, script_args[i] if script_args else ())
                for i, ((_, url), share) in enumerate(zip(servers, shares))]
     try:
@@ -159,18 +176,23 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path=""):
                 w.kill()
                 w.wait()
     cpu = sum(cpu_seconds(process.pid) for process, _ in servers) - before
+    database_cpu = database_cpu_seconds() - database_before if database else float("nan")
     result = {key: sum(part[key] for part in parts) for key in ("rps", "requests", "errors")}
     result.update({key: max(part[key] for part in parts) for key in ("p50", "p99", "max")})
     for key in ("socket", "unexpected"):
         if any(key in part for part in parts):
             result[key] = [item for part in parts for item in part.get(key, [])]
     result["cpu_us"] = cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
+    result["database_cpu_us"] = (database_cpu * 1e6 / result["requests"] if result["requests"]
+                                 else float("nan"))
     if "actions" in parts[0]:
         result["games"] = sum(part["games"] for part in parts)
         result["actions"] = sum(part["actions"] for part in parts)
         # Per accepted action: the move loop's unit, as its req/s.
         result["cpu_us_per_request"] = result["cpu_us"]
         result["cpu_us"] = cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
+        result["database_cpu_us"] = (database_cpu * 1e6 / result["actions"] if result["actions"]
+                                     else float("nan"))
     return result
 
 
@@ -188,6 +210,8 @@ def main():
     parser.add_argument("--instances", type=int, default=1,
                         help="servers on the same database (PostgreSQL only), one wrk each")
     parser.add_argument("--smoke", action="store_true", help="check only that it runs with no errors")
+    parser.add_argument("--moves-only", action="store_true",
+                        help="only the move loop, its runs back to back, printed run by run")
     options = parser.parse_args()
     if options.instances < 1:
         sys.exit("--instances must be at least 1")
@@ -208,10 +232,22 @@ def main():
         # Each server's readers are its own players, with its own share of the connections.
         readers = [live_games(url, share)
                    for (_, url), share in zip(servers, split(options.connections, options.instances))]
+        database = bool(options.database_url)
+        if options.moves_only:
+            for number in range(1, options.runs + 1):
+                run = wrk(servers, options.connections, options.seconds, "moves.lua", database=database)
+                print(f"run {number}: {run['rps']:,.0f} moves/s, {run['errors']} errors, server "
+                      f"{run['cpu_us']:.0f} µs a move" +
+                      (f", PostgreSQL {run['database_cpu_us']:.0f} µs a move" if database else ""),
+                      flush=True)
+            return
         for _ in range(options.runs):
-            results["ceiling"].append(wrk(servers, options.connections, options.seconds, path="/ping"))
-            results["moves"].append(wrk(servers, options.connections, options.seconds, "moves.lua"))
-            results["reads"].append(wrk(servers, options.connections, options.seconds, "read.lua", readers))
+            results["ceiling"].append(wrk(servers, options.connections, options.seconds, path="/ping",
+                                          database=database))
+            results["moves"].append(wrk(servers, options.connections, options.seconds, "moves.lua",
+                                        database=database))
+            results["reads"].append(wrk(servers, options.connections, options.seconds, "read.lua", readers,
+                                        database=database))
         rss = [peak_rss_mb(process.pid) for process, _ in servers]
     finally:
         for process, _ in servers:
@@ -251,6 +287,15 @@ def main():
               f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
     print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
+    if options.database_url:
+        print(f"PostgreSQL's CPU (this machine's postgres processes) per move: "
+              f"{median_of(results['moves'], 'database_cpu_us'):.1f} µs; per read: "
+              f"{median_of(results['reads'], 'database_cpu_us'):.1f} µs")
+    print("move loop run by run (moves/s, server" + (" / PostgreSQL" if options.database_url else "")
+          + " CPU µs a move): " + "; ".join(
+              f"{run['rps']:,.0f}, {run['cpu_us']:.0f}"
+              + (f" / {run['database_cpu_us']:.0f}" if options.database_url else "")
+              for run in results["moves"]))
     for key, runs in results.items():
         statuses = sorted(s for run in runs for s in run.get("unexpected", []))
         socket = [s for run in runs for s in run.get("socket", [])]

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import GuessworkStore
+
+/// How PostgreSQL runs the move path's statements. What a statement reads is not a time, so
+/// it can be checked here, where times cannot (BENCHMARKS.md has those).
+@Suite("PostgreSQL's plans", .enabled(if: Backend.postgresURL != nil))
+struct PostgresPlanTests {
+  static let logger = Logger(label: "plan-tests")
+
+  @Test(
+    "A batch of moves reads only its own games, also when the table has grown since the batch was first written"
+  )
+  func movesReadOnlyTheirGames() async throws {
+    let store = try await Backend.postgres.open()
+    do {
+      guard case .postgres(let games) = store.games else {
+        Issue.record("the store is not on PostgreSQL")
+        return try await store.close()
+      }
+      let (moved, read) = try await games.client.withConnection {
+        try await Self.batchAfterGrowth(on: $0)
+      }
+      #expect(moved == [0, 1])
+      // Each of the two games, found by its key; not every unfinished game.
+      #expect(read == 2)
+    } catch {
+      try await store.close()
+      throw error
+    }
+    try await store.close()
+  }
+
+  /// On `connection`, over private copies of `games` and `actions` (temporary tables, which
+  /// hide the real ones in this session and which autovacuum never analyzes): six batches
+  /// written while the table holds two games, then one of two moves once it holds 5,000
+  /// unfinished games. Answers what that batch moved and how many rows of `games` it read.
+  static func batchAfterGrowth(on connection: PostgresConnection) async throws -> (
+    moved: [Int], read: Int
+  ) {
+    func run(_ sql: String) async throws {
+      try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).get()
+    }
+    func unfinished(_ prefix: String, _ count: Int) async throws {
+      try await run(
+        """
+        INSERT INTO games (id, player_id, kind, settings, seed, state, version, created_at,
+          updated_at)
+        SELECT '\(prefix)' || n, 'p' || (n % 50), 'number', '{}', 0, repeat('x', 900), 1, n, n
+        FROM generate_series(1, \(count)) AS n
+        """)
+    }
+    func batch(_ ids: [String]) -> [WriteJob] {
+      ids.map {
+        .saveMove(
+          Move(gameID: $0, version: 2, state: "{}", at: 9, action: "{}"), expectedVersion: 1)
+      }
+    }
+    for table in ["games", "actions"] {
+      try await run("CREATE TEMP TABLE \(table) (LIKE \(table) INCLUDING ALL)")
+    }
+    do {
+      try await unfinished("young", 2)
+      for _ in 1...6 {
+        _ = try await PostgresGames.saveMoves(batch(["none"]), on: connection, logger: logger)
+      }
+      try await unfinished("grown", 5_000)
+      // The counts of this session's reads not yet reported, before and after the batch
+      // (reported at most once a second, and never inside a transaction).
+      func rowsRead() async throws -> Int {
+        let rows = try await connection.query(
+          """
+          SELECT seq_tup_read + COALESCE(idx_tup_fetch, 0) FROM pg_stat_xact_all_tables
+          WHERE relid = 'pg_temp.games'::regclass
+          """, logger: logger)
+        var read = 0
+        for try await count in rows.decode(Int64.self) { read = Int(count) }
+        return read
+      }
+      try await run("BEGIN")
+      let before = try await rowsRead()
+      let moved = try await PostgresGames.saveMoves(
+        batch(["grown1", "grown2"]), on: connection, logger: logger)
+      let read = try await rowsRead() - before
+      try await run("ROLLBACK")
+      try await run("DROP TABLE pg_temp.actions, pg_temp.games")
+      return (moved, read)
+    } catch {
+      try? await run("ROLLBACK")
+      try? await run("DROP TABLE pg_temp.actions, pg_temp.games")
+      throw error
+    }
+  }
+}
