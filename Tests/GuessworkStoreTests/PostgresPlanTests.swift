@@ -42,7 +42,8 @@ struct PostgresPlanTests {
     moved: [Int], read: Int
   ) {
     func run(_ sql: String) async throws {
-      try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger).get()
+      for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
+      }
     }
     func unfinished(_ prefix: String, _ count: Int) async throws {
       try await run(
