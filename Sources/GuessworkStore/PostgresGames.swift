@@ -348,7 +348,13 @@ private struct InsertGame: PostgresPreparedStatement {
 /// move (125 games times 23 moves in a benchmark batch), so a batch cost more with every
 /// game left unfinished, by any player (BENCHMARKS.md). Planning costs the database about
 /// 0.2 ms a call, so only the statements whose plan goes wrong this way are planned each time.
-protocol PlannedEachTime: PostgresPreparedStatement {}
+/// (Like a `PostgresPreparedStatement`, less the name and parameter types it is prepared with.)
+protocol PlannedEachTime: Sendable {
+  associatedtype Row
+  static var sql: String { get }
+  func makeBindings() throws -> PostgresBindings
+  func decodeRow(_ row: PostgresRow) throws -> Row
+}
 
 extension PlannedEachTime {
   /// The statement with its values, as a query of its own (unnamed).
@@ -363,7 +369,6 @@ extension PlannedEachTime {
 /// arrays, a nullable value as a flag and a value. Planned each time: a kept plan could find
 /// the games through the index of unfinished ones instead of by their key.
 struct SaveMoves: PlannedEachTime {
-  static let name = "guesswork_save_moves"
   static let sql = """
     WITH input AS (
       SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::int8[], $5::int8[],
@@ -386,10 +391,6 @@ struct SaveMoves: PlannedEachTime {
     )
     SELECT position - 1 FROM moved
     """
-  static let bindingDataTypes: [PostgresDataType] = [
-    .textArray, .int8Array, .textArray, .int8Array, .int8Array, .boolArray, .int8Array,
-    .int8Array, .textArray, .boolArray, .textArray,
-  ]
   typealias Row = Int
   let moves: [(move: Move, expectedVersion: Int)]
 
@@ -421,12 +422,10 @@ struct SaveMoves: PlannedEachTime {
 
 /// The same question as ``SQLStore/unfinishedGames(playerID:since:)``.
 private struct CountUnfinished: PlannedEachTime {
-  static let name = "guesswork_count_unfinished"
   static let sql = """
     SELECT COUNT(*) FROM games
     WHERE player_id = $1 AND finished_at IS NULL AND created_at > $2
     """
-  static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
   typealias Row = Int
   let playerID: String
   let since: Int64
