@@ -229,9 +229,6 @@ def main():
             servers.append((process, url))
             start_seconds.append(seconds)
         results = {"ceiling": [], "moves": [], "reads": []}
-        # Each server's readers are its own players, with its own share of the connections.
-        readers = [live_games(url, share)
-                   for (_, url), share in zip(servers, split(options.connections, options.instances))]
         database = bool(options.database_url)
         if options.moves_only:
             for number in range(1, options.runs + 1):
@@ -241,6 +238,9 @@ def main():
                       (f", PostgreSQL {run['database_cpu_us']:.0f} µs a move" if database else ""),
                       flush=True)
             return
+        # Each server's readers are its own players, with its own share of the connections.
+        readers = [live_games(url, share)
+                   for (_, url), share in zip(servers, split(options.connections, options.instances))]
         for _ in range(options.runs):
             results["ceiling"].append(wrk(servers, options.connections, options.seconds, path="/ping",
                                           database=database))
