@@ -364,19 +364,6 @@ struct API: Sendable {
   private func createGame(_ request: Request) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
     try limiter.admit(.games, key: playerID)
-    // Each live game is kept in memory while it is played: a player may have a bounded
-    // number at once (those left for a day do not count).
-    let day: Int64 = 24 * 3600 * 1000
-    guard
-      try await store.unfinishedGames(playerID: playerID, since: clock().milliseconds - day)
-        < Self.unfinishedGamesLimit
-    else {
-      var error = APIError(
-        .tooManyRequests, "too-many-unfinished-games", "error.tooManyUnfinishedGames",
-        ["unfinishedGamesLimit": .text("\(Self.unfinishedGamesLimit)")])
-      error.retryAfter = 60
-      throw error
-    }
     let body = try await body(of: request)
     let input = try JSONDecoder().decode(NewGame.self, from: body)
     guard let engine = engines[input.game] else {
@@ -397,7 +384,17 @@ struct API: Sendable {
       id: UUID().uuidString.lowercased(), playerID: playerID, kind: engine.kind.rawValue,
       variant: content.variant, settings: settings, seed: seed, state: step.state, version: 0,
       createdAt: now.milliseconds)
-    try await store.insertGame(record)
+    // Each live game is kept in memory while it is played: a player may have a bounded
+    // number at once (those left for a day do not count), counted as the game is stored.
+    let day: Int64 = 24 * 3600 * 1000
+    let limit = UnfinishedLimit(count: Self.unfinishedGamesLimit, since: now.milliseconds - day)
+    guard try await store.insertGame(record, within: limit) else {
+      var error = APIError(
+        .tooManyRequests, "too-many-unfinished-games", "error.tooManyUnfinishedGames",
+        ["unfinishedGamesLimit": .text("\(Self.unfinishedGamesLimit)")])
+      error.retryAfter = 60
+      throw error
+    }
     play.started(record.kind)
     return json(
       try await reply(record, step, version: 0, events: nil, request: request), status: .created)

@@ -24,15 +24,34 @@ import PostgresNIO
 /// are ordered by PostgreSQL's row lock, the second update finds the new version and changes
 /// nothing, and its move is refused as stale.
 final class PostgresGames: Sendable {
-  /// Internal for the plan tests, which borrow a connection of it.
-  let client: PostgresClient
+  /// One event loop's share of the pool, and the batches of the requests on that loop.
+  ///
+  /// Each loop has connections of its own: a request's query is sent, and its answer read, on
+  /// the loop the request runs on, so the request goes on there with no hop to another thread.
+  /// With one pool for all loops, PostgresNIO kept handing out the same few connections, the
+  /// rest of every read ran on their loop, and one of the two loops did three quarters of the
+  /// server's work while the other waited (perf, BENCHMARKS.md).
+  final class Lane: Sendable {
+    let client: PostgresClient
+    /// Two batches committed at once, each on its own connection: one fills while another
+    /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
+    let writes = Batched<WriteJob, Bool>(drainers: 2)
+    /// The reads waiting for a query, one query at a time: the reads that come meanwhile wait
+    /// for the next. (One cost the server less per read than two or four: BENCHMARKS.md.)
+    let reads = Batched<String, GameRecord?>(drainers: 1)
+
+    init(client: PostgresClient) {
+      self.client = client
+    }
+  }
+
+  /// The lanes by their event loop's identity.
+  private let lanes: [ObjectIdentifier: Lane]
+  /// The lane of work that does not run on one of the loops (a test's, a command's).
+  private let firstLane: Lane
+  /// A connection pool, for what is not a request's (notifications, the plan tests).
+  var client: PostgresClient { firstLane.client }
   private let running: Task<Void, Never>
-  /// Two batches committed at once, each on its own connection: one fills while another
-  /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
-  private let writes = Batched<WriteJob, Bool>(drainers: 2)
-  /// The reads waiting for a query, one query at a time: the reads that come meanwhile wait
-  /// for the next. (One cost the server less per read than two or four: BENCHMARKS.md.)
-  private let reads = Batched<String, GameRecord?>(drainers: 1)
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
     RecentlyUsed<String, GameRecord>.liveGames())
@@ -65,10 +84,33 @@ final class PostgresGames: Sendable {
         password: core.password, database: core.database, tls: tls)
     }
     configuration.options.connectTimeout = .seconds(5)
-    configuration.options.maximumConnections = Self.poolSize(cores: System.coreCount)
-    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-    self.client = client
-    running = Task { await client.run() }
+    let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+    configuration.options.maximumConnections = max(
+      2, Self.poolSize(cores: System.coreCount) / max(1, loops.count))
+    var lanes: [ObjectIdentifier: Lane] = [:]
+    var clients: [PostgresClient] = []
+    for loop in loops {
+      let client = PostgresClient(
+        configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
+      clients.append(client)
+      lanes[ObjectIdentifier(loop)] = Lane(client: client)
+    }
+    guard let first = loops.first.flatMap({ lanes[ObjectIdentifier($0)] }) else {
+      throw PostgresGamesFailure.noEventLoops
+    }
+    self.lanes = lanes
+    firstLane = first
+    running = Task {
+      await withTaskGroup(of: Void.self) { group in
+        for client in clients { group.addTask { await client.run() } }
+      }
+    }
+  }
+
+  /// The lane of the event loop this runs on, else the first. Internal for the tests.
+  var lane: Lane {
+    MultiThreadedEventLoopGroup.currentEventLoop.flatMap { lanes[ObjectIdentifier($0)] }
+      ?? firstLane
   }
 
   /// The payloads of `NOTIFY`s on `channel`, on a connection of the pool kept for it; the
@@ -108,11 +150,14 @@ final class PostgresGames: Sendable {
   /// sees every write committed before it, as a query of its own would. Under load a query
   /// through the pool cost the server more than the rest of a read (BENCHMARKS.md).
   func game(id: String) async throws -> GameRecord? {
-    try await reads.call(id) { ids in await self.read(ids) }
+    let lane = lane
+    return try await lane.reads.call(id) { ids in await self.read(ids, client: lane.client) }
   }
 
   /// The games `ids` (each `nil` when there is none), in one query.
-  private func read(_ ids: [String]) async -> [Result<GameRecord?, any Error>] {
+  private func read(_ ids: [String], client: PostgresClient) async -> [Result<
+    GameRecord?, any Error
+  >] {
     do {
       var found: [String: GameRecord] = [:]
       let games = try await client.execute(SelectGames(ids: Array(Set(ids))), logger: logger)
@@ -137,18 +182,10 @@ final class PostgresGames: Sendable {
 
   // MARK: A new game's and a finished game's questions
 
-  /// ``GuessworkStore/unfinishedGames(playerID:since:)``: asked at every new game, and
-  /// planned each time (see ``PlannedEachTime``).
-  func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
-    let statement = CountUnfinished(playerID: playerID, since: since)
-    let counts = try await client.query(try statement.unnamed(), logger: logger)
-    guard let row = try await counts.first(where: { _ in true }) else { return 0 }
-    return try statement.decodeRow(row)
-  }
-
   /// ``GuessworkStore/statsTally(playerID:)``, prepared: asked at every finished game.
   func statsTally(playerID: String) async throws -> StoredTally? {
-    try await client.execute(SelectTally(playerID: playerID), logger: logger).first { _ in true }
+    try await lane.client.execute(SelectTally(playerID: playerID), logger: logger).first { _ in true
+    }
   }
 
   /// ``GuessworkStore/recentBests(playerID:kind:after:finishedBy:excluding:)``, prepared.
@@ -157,7 +194,7 @@ final class PostgresGames: Sendable {
     excluding gameID: String
   ) async throws -> [String?: Int] {
     var bests: [String?: Int] = [:]
-    let rows = try await client.execute(
+    let rows = try await lane.client.execute(
       RecentBests(
         playerID: playerID, kind: kind, mark: mark, finishedBy: finishedBy, excluding: gameID),
       logger: logger)
@@ -170,9 +207,10 @@ final class PostgresGames: Sendable {
   /// Commits `job`, answering after the commit: `false` when a move found its game at another
   /// version (or finished), and nothing was written.
   func perform(_ job: WriteJob) async throws -> Bool {
-    try await writes.call(job) { jobs in
+    let lane = lane
+    return try await lane.writes.call(job) { jobs in
       self.batchSizes.record(jobs.count)
-      let results = await self.commit(jobs)
+      let results = await self.commit(jobs, client: lane.client)
       self.written.withLockedValue { $0.remember(zip(jobs, results)) }
       return results
     }
@@ -187,7 +225,8 @@ final class PostgresGames: Sendable {
   /// The jobs are taken in the order of their games' ids (those of one game in the order they
   /// came), so that two instances' batches tend to lock rows in the same order; should they
   /// deadlock all the same, PostgreSQL fails one, which is then run job by job.
-  private func commit(_ jobs: [WriteJob]) async -> [Result<Bool, any Error>] {
+  private func commit(_ jobs: [WriteJob], client: PostgresClient) async -> [Result<Bool, any Error>]
+  {
     var inserts: [Int] = []
     var rounds: [[Int]] = []
     var moves: [String: Int] = [:]
@@ -227,7 +266,7 @@ final class PostgresGames: Sendable {
       for job in jobs {
         do {
           results.append(
-            .success(try await client.withConnection { try await run(job, on: $0) }))
+            .success(try await client.withConnection { try await runAlone(job, on: $0) }))
         } catch {
           results.append(.failure(error))
         }
@@ -236,13 +275,41 @@ final class PostgresGames: Sendable {
     }
   }
 
+  /// Runs `job` on `connection` inside a transaction that the caller commits.
   private func run(_ job: WriteJob, on connection: PostgresConnection) async throws -> Bool {
     switch job {
-    case .insertGame(let game):
+    case .insertGame(let game, let limit):
+      if let limit {
+        // The player's row stays locked until the commit: another new game of theirs, from
+        // this instance or another, waits here, and then counts this one (each statement
+        // sees what was committed before it began).
+        _ = try await connection.execute(LockPlayer(playerID: game.playerID), logger: logger)
+        let count = CountUnfinished(playerID: game.playerID, since: limit.since)
+        var unfinished = 0
+        for try await row in try await connection.query(try count.unnamed(), logger: logger) {
+          unfinished = try count.decodeRow(row)
+        }
+        if unfinished >= limit.count { return false }
+      }
       _ = try await connection.execute(InsertGame(game: game), logger: logger)
       return true
     case .saveMove:
       return try await !Self.saveMoves([job], on: connection, logger: logger).isEmpty
+    }
+  }
+
+  /// Runs `job` on `connection` on its own: a new game within a limit in a transaction of
+  /// its own, so that its player stays locked from the count to the insert.
+  private func runAlone(_ job: WriteJob, on connection: PostgresConnection) async throws -> Bool {
+    guard case .insertGame(_, .some) = job else { return try await run(job, on: connection) }
+    try await connection.query("BEGIN", logger: logger)
+    do {
+      let written = try await run(job, on: connection)
+      try await connection.query("COMMIT", logger: logger)
+      return written
+    } catch {
+      _ = try? await connection.query("ROLLBACK", logger: logger)
+      throw error
     }
   }
 
@@ -420,7 +487,7 @@ struct SaveMoves: PlannedEachTime {
   func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
 }
 
-/// The same question as ``SQLStore/unfinishedGames(playerID:since:)``.
+/// How many of a player's games created since a moment are unfinished (a new game's limit).
 private struct CountUnfinished: PlannedEachTime {
   static let sql = """
     SELECT COUNT(*) FROM games
@@ -438,6 +505,24 @@ private struct CountUnfinished: PlannedEachTime {
   }
 
   func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
+}
+
+/// Locks a player's row until the transaction ends, against their other new games: it does
+/// not hold back the inserts and updates that only refer to the row (their foreign keys).
+private struct LockPlayer: PostgresPreparedStatement {
+  static let name = "guesswork_lock_player"
+  static let sql = "SELECT id FROM players WHERE id = $1 FOR NO KEY UPDATE"
+  static let bindingDataTypes: [PostgresDataType] = [.text]
+  typealias Row = String
+  let playerID: String
+
+  func makeBindings() throws -> PostgresBindings {
+    var bindings = PostgresBindings(capacity: 1)
+    bindings.append(playerID)
+    return bindings
+  }
+
+  func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
 }
 
 /// The same question as ``SQLStore/statsTally(playerID:)``.
@@ -496,4 +581,10 @@ private struct RecentBests: PostgresPreparedStatement {
     let (variant, best) = try row.decode((String?, Int64).self)
     return (variant, Int(best))
   }
+}
+
+enum PostgresGamesFailure: Error, CustomStringConvertible {
+  case noEventLoops
+
+  var description: String { "NIO's event loop group has no loops to connect on" }
 }

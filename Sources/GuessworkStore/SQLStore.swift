@@ -514,20 +514,6 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
-  public func unfinishedGames(playerID: String, since: Int64) async throws -> Int {
-    if case .postgres(let games) = games {
-      return try await games.unfinishedGames(playerID: playerID, since: since)
-    }
-    return try await session { db in
-      try await db.raw(
-        """
-        SELECT COUNT(*) AS n FROM games
-        WHERE player_id = \(bind: playerID) AND finished_at IS NULL AND created_at > \(bind: since)
-        """
-      ).first()?.decode(column: "n", as: Int.self) ?? 0
-    }
-  }
-
   public func insertLinkCode(hash: String, playerID: String, expiresAt: Int64) async throws {
     try await writing { db in
       try await db.raw(
@@ -635,8 +621,8 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
-  public func insertGame(_ game: GameRecord) async throws {
-    _ = try await perform(.insertGame(game))
+  public func insertGame(_ game: GameRecord, within limit: UnfinishedLimit?) async throws -> Bool {
+    try await perform(.insertGame(game, within: limit))
   }
 
   public func liveGamesCached() -> CacheSize {

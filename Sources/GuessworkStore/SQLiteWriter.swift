@@ -121,7 +121,7 @@ private final class Connection: @unchecked Sendable {
 
   private enum Statement: CaseIterable {
     case begin, commit, rollback, savepoint, release, rollbackToSavepoint
-    case insertGame, updateGame, insertAction
+    case insertGame, countUnfinished, updateGame, insertAction
 
     var sql: String {
       switch self {
@@ -136,6 +136,11 @@ private final class Connection: @unchecked Sendable {
         INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
           created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+        """
+      case .countUnfinished:
+        """
+        SELECT COUNT(*) FROM games
+        WHERE player_id = ?1 AND finished_at IS NULL AND created_at > ?2
         """
       case .updateGame:
         """
@@ -231,7 +236,14 @@ private final class Connection: @unchecked Sendable {
 
   private func perform(_ job: WriteJob) throws -> Bool {
     switch job {
-    case .insertGame(let game):
+    case .insertGame(let game, let limit):
+      // Counted in this transaction, and this thread is SQLite's only writer: no other new
+      // game can come between the count and the insert.
+      if let limit,
+        try count(.countUnfinished, [.text(game.playerID), .integer(limit.since)]) >= limit.count
+      {
+        return false
+      }
       try run(
         .insertGame,
         [
@@ -265,6 +277,19 @@ private final class Connection: @unchecked Sendable {
 
   /// Binds `values`, steps the statement to its end, and leaves it ready for the next time.
   private func run(_ statement: Statement, _ values: [SQLiteValue] = []) throws {
+    _ = try step(statement, values) { _ in () }
+  }
+
+  /// The integer in the first column of the first row of `statement` (a count).
+  private func count(_ statement: Statement, _ values: [SQLiteValue]) throws -> Int {
+    try step(statement, values) { Int(sqlite_nio_sqlite3_column_int64($0, 0)) } ?? 0
+  }
+
+  /// Binds `values` and steps the statement once; `row` reads the first row, if there is one.
+  /// Leaves the statement ready for the next time.
+  private func step<R>(
+    _ statement: Statement, _ values: [SQLiteValue], row: (OpaquePointer) -> R?
+  ) throws -> R? {
     guard let prepared = statements[statement] else {
       throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed")
     }
@@ -273,9 +298,10 @@ private final class Connection: @unchecked Sendable {
       sqlite_nio_sqlite3_clear_bindings(prepared)
     }
     try SQLiteValue.bind(values, to: prepared, handle)
-    let stepped = sqlite_nio_sqlite3_step(prepared)
-    guard stepped == SQLITE_DONE || stepped == SQLITE_ROW else {
-      throw SQLiteFailure(stepped, handle)
+    switch sqlite_nio_sqlite3_step(prepared) {
+    case SQLITE_ROW: return row(prepared)
+    case SQLITE_DONE: return nil
+    case let failed: throw SQLiteFailure(failed, handle)
     }
   }
 

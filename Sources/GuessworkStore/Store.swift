@@ -28,8 +28,6 @@ public protocol GuessworkStore: Sendable {
   /// everyone), oldest first, at most `limit`.
   func unfinishedGameIDs(kinds: [String], since: Int64, playerID: String?, limit: Int)
     async throws -> [String]
-  /// How many of a player's games created since `since` are unfinished.
-  func unfinishedGames(playerID: String, since: Int64) async throws -> Int
   /// Signs one more device in as a player (a player has a token per device).
   func addToken(playerID: String, tokenHash: String, at now: Int64) async throws
   /// Signs the device with this token out: the token signs nothing in any more.
@@ -41,7 +39,11 @@ public protocol GuessworkStore: Sendable {
 
   // MARK: Games
 
-  func insertGame(_ game: GameRecord) async throws
+  /// Stores a new game. Within a `limit`, only while its player has fewer unfinished games
+  /// than it allows, counted in the transaction that inserts it, so that of two new games at
+  /// once only one can take the last place: `false`, and nothing stored, when they have that
+  /// many.
+  func insertGame(_ game: GameRecord, within limit: UnfinishedLimit?) async throws -> Bool
   func game(id: String) async throws -> GameRecord?
   /// The game `id` to start a move from: as ``game(id:)``, except that with several
   /// instances on one database it may be the version this instance last wrote, behind the
@@ -614,5 +616,24 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
         + "socket), or sqlite:// and a path"
     case .duplicate(let what): "\(what) already exists"
     }
+  }
+}
+
+extension GuessworkStore {
+  /// Stores a new game, whatever its player has unfinished.
+  public func insertGame(_ game: GameRecord) async throws {
+    _ = try await insertGame(game, within: nil)
+  }
+}
+
+/// How many unfinished games a player may have: at most `count` of those created since
+/// `since` (older ones are left, and do not count).
+public struct UnfinishedLimit: Sendable, Equatable {
+  public var count: Int
+  public var since: Int64
+
+  public init(count: Int, since: Int64) {
+    self.count = count
+    self.since = since
   }
 }

@@ -4,12 +4,12 @@ import NIOConcurrencyHelpers
 /// A write on the hot path: a new game or a move. Each database's writer (``SQLiteWriter``,
 /// ``PostgresGames``) commits the jobs waiting at one moment in one transaction.
 enum WriteJob: Sendable {
-  case insertGame(GameRecord)
+  case insertGame(GameRecord, within: UnfinishedLimit?)
   case saveMove(Move, expectedVersion: Int)
 
   var gameID: String {
     switch self {
-    case .insertGame(let game): game.id
+    case .insertGame(let game, _): game.id
     case .saveMove(let move, _): move.gameID
     }
   }
@@ -62,7 +62,7 @@ extension RecentlyUsed<String, GameRecord> {
   mutating func remember(_ committed: some Sequence<(WriteJob, Result<Bool, any Error>)>) {
     for (job, result) in committed {
       switch (job, result) {
-      case (.insertGame(let game), .success) where game.finished == nil:
+      case (.insertGame(let game, _), .success(true)) where game.finished == nil:
         self[game.id] = game
       case (.saveMove(let move, _), .success(true)):
         guard var game = self[move.gameID], move.finished == nil else {

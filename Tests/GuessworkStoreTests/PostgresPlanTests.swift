@@ -15,23 +15,14 @@ struct PostgresPlanTests {
     "A batch of moves reads only its own games, also when the table has grown since the batch was first written"
   )
   func movesReadOnlyTheirGames() async throws {
-    let store = try await Backend.postgres.open()
-    do {
-      guard case .postgres(let games) = store.games else {
-        Issue.record("the store is not on PostgreSQL")
-        return try await store.close()
-      }
+    try await withPostgresGames { games in
       let (moved, read) = try await games.client.withConnection {
         try await Self.batchAfterGrowth(on: $0)
       }
       #expect(moved == [0, 1])
       // Each of the two games, found by its key; not every unfinished game.
       #expect(read == 2)
-    } catch {
-      try await store.close()
-      throw error
     }
-    try await store.close()
   }
 
   /// On `connection`, over private copies of `games` and `actions` (temporary tables, which
@@ -95,4 +86,51 @@ struct PostgresPlanTests {
       throw error
     }
   }
+}
+
+/// Where PostgreSQL's hot path talks to the database from.
+@Suite("PostgreSQL's connections by event loop", .enabled(if: Backend.postgresURL != nil))
+struct PostgresLaneTests {
+  /// Runs a task's jobs on one event loop, as the server's tasks run on the loop of their
+  /// request (`guesswork serve` makes NIO's loops Swift's global executor).
+  final class LoopExecutor: TaskExecutor {
+    let loop: any EventLoop
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+      let job = UnownedJob(job)
+      let executor = asUnownedTaskExecutor()
+      loop.execute { job.runSynchronously(on: executor) }
+    }
+  }
+
+  @Test("Work on an event loop is sent over connections of that loop, and a read on each works")
+  func eachLoopHasItsOwnConnections() async throws {
+    try await withPostgresGames { games in
+      for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
+        let (connectionLoop, found) = try await withTaskExecutorPreference(LoopExecutor(loop)) {
+          let connectionLoop = try await games.lane.client.withConnection { $0.eventLoop }
+          return (connectionLoop, try await games.game(id: "no-such-game"))
+        }
+        #expect(connectionLoop === loop)
+        #expect(found == nil)
+      }
+    }
+  }
+}
+
+/// Runs `body` with the hot path of a store opened on PostgreSQL, closing the store after.
+private func withPostgresGames(_ body: (PostgresGames) async throws -> Void) async throws {
+  let store = try await Backend.postgres.open()
+  do {
+    guard case .postgres(let games) = store.games else {
+      Issue.record("the store is not on PostgreSQL")
+      return try await store.close()
+    }
+    try await body(games)
+  } catch {
+    try await store.close()
+    throw error
+  }
+  try await store.close()
 }

@@ -384,6 +384,34 @@ struct StoreContractTests {
   }
 
   @Test(
+    "New games at once within a limit: exactly as many are stored as the limit has places",
+    arguments: Backend.available)
+  func unfinishedLimitHoldsAtOnce(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      for _ in 0..<3 { _ = try await newGame(store, player: player) }
+      let limit = UnfinishedLimit(count: 8, since: 0)
+      @Sendable func fresh() -> GameRecord {
+        GameRecord(
+          id: UUID().uuidString, playerID: player.id, kind: "number", settings: "{}", seed: 1,
+          state: "{}", createdAt: 2_000)
+      }
+      let ids = try await withThrowingTaskGroup(of: String?.self) { group in
+        for _ in 0..<20 {
+          group.addTask {
+            let game = fresh()
+            return try await store.insertGame(game, within: limit) ? game.id : nil
+          }
+        }
+        return try await group.reduce(into: [String]()) { ids, id in id.map { ids.append($0) } }
+      }
+      #expect(ids.count == 5)
+      for id in ids { #expect(try await store.game(id: id) != nil) }
+      #expect(try await !store.insertGame(fresh(), within: limit))
+    }
+  }
+
+  @Test(
     "A new game's and a finished game's questions: unfinished games, the best of each variant since a mark",
     arguments: Backend.available)
   func unfinishedGamesAndRecentBests(backend: Backend) async throws {
@@ -411,9 +439,19 @@ struct StoreContractTests {
         id: UUID().uuidString, playerID: other.id, kind: "quiz", variant: "a", settings: "{}",
         seed: 1, state: "{}", createdAt: 2_000)
       try await store.insertGame(elsewhere)
-      #expect(try await store.unfinishedGames(playerID: player.id, since: 1_000) == 1)
-      #expect(try await store.unfinishedGames(playerID: player.id, since: 2_000) == 0)
-      #expect(try await store.unfinishedGames(playerID: other.id, since: 0) == 1)
+      // A new game within a limit: the player has one game in play created after 1,000,
+      // none after 2,000; the other player one.
+      func fresh(_ player: PlayerRecord) -> GameRecord {
+        GameRecord(
+          id: UUID().uuidString, playerID: player.id, kind: "number", settings: "{}", seed: 1,
+          state: "{}", createdAt: 2_000)
+      }
+      let refused = fresh(player)
+      #expect(try await !store.insertGame(refused, within: .init(count: 1, since: 1_000)))
+      #expect(try await store.game(id: refused.id) == nil)
+      #expect(try await store.insertGame(fresh(player), within: .init(count: 1, since: 2_000)))
+      #expect(try await !store.insertGame(fresh(other), within: .init(count: 1, since: 0)))
+      #expect(try await store.insertGame(fresh(other), within: .init(count: 2, since: 0)))
 
       let all = try await store.recentBests(
         playerID: player.id, kind: "quiz", after: nil, finishedBy: 20_000,

@@ -4,6 +4,7 @@ them), and the per-player limits of categories and reminders hold under creation
 on SQLite and on PostgreSQL."""
 import os
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -42,6 +43,34 @@ def test_a_flood_of_players_games_or_moves_gets_429_with_retry_after():
         assert answers[-1] == 429 and len(answers) > 50, answers
         # The refused move changed nothing.
         assert bea.get(f"/api/games/{game['id']}")[2]["version"] == game["version"]
+
+
+@pytest.mark.parametrize("database", DATABASES)
+def test_the_last_places_for_unfinished_games_are_taken_once_under_new_games_at_once(database):
+    """95 unfinished games, then 20 new ones asked for at once: 5 are made, 15 refused. On
+    PostgreSQL half of them go to a second instance on the same database."""
+    url = POSTGRES_URL if database == "postgres" else None
+    with Server(database_url=url) as one, Server(database_url=url) if url else nullcontext(one) as two:
+        ana = Client(one.url)
+        ana.join("Ana")
+        for _ in range(95):
+            ana.start_game("color-match")
+        # The same browser on the other instance (cookies do not name a port).
+        elsewhere = Client(two.url)
+        for cookie in ana.cookies:
+            elsewhere.cookies.set_cookie(cookie)
+        with ThreadPoolExecutor(20) as pool:
+            answers = list(pool.map(
+                lambda i: (ana if i % 2 else elsewhere).post("/api/games", {"game": "number"}), range(20)))
+        statuses = [status for status, _, _ in answers]
+        assert statuses.count(201) == 5 and statuses.count(429) == 15, statuses
+        assert all(reply["error"]["code"] == "too-many-unfinished-games"
+                   for status, _, reply in answers if status == 429)
+        # Every game made is there, and no other.
+        for status, _, reply in answers:
+            if status == 201:
+                assert ana.get(f"/api/games/{reply['id']}")[0] == 200
+        assert ana.post("/api/games", {"game": "number"})[0] == 429
 
 
 def in_hours(hours):

@@ -1,0 +1,61 @@
+"""Reading a live game, builds against each other.
+
+For each binary in turn (in rounds of all of them, so that the machine's drift falls on each
+alike): a fresh server, one player and one game per connection, a short move loop so that the
+database is not empty, then twice a ping run and a read run of 4 s each. Prints each read run's
+rate against the ping run just before it and the server's CPU per request, then the medians
+per binary.
+
+    python3 scripts/bench/reads_ab.py [--database-url URL] [--rounds N] BINARY...
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the benchmark's own helpers, next to this file)
+
+
+def measure(binary, database_url, connections=64, seconds=4):
+    """Two (read / ping, server CPU µs a read, server CPU µs a ping) of one fresh server."""
+    process, url, _ = run.start_server(binary, database_url)
+    try:
+        readers = run.live_games(url, connections)
+        subprocess.run(["wrk", "-t", str(connections), "-c", str(connections), "-d", "3s",
+                        "-s", os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
+        results = []
+        for _ in range(2):
+            ping = run.wrk([(process, url)], connections, seconds, path="/ping")
+            read = run.wrk([(process, url)], connections, seconds, "read.lua", [readers])
+            if read["errors"] or ping["errors"]:
+                sys.exit(f"{binary}: errors in a run ({read['errors']} reading, {ping['errors']} pinging)")
+            results.append((read["rps"] / ping["rps"], read["cpu_us"], ping["cpu_us"]))
+        return results
+    finally:
+        process.terminate()
+        process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("binaries", nargs="+")
+    options = parser.parse_args()
+    results = {binary: [] for binary in options.binaries}
+    for _ in range(options.rounds):
+        for binary in options.binaries:
+            for ratio, read_cpu, ping_cpu in measure(binary, options.database_url):
+                results[binary].append((ratio, read_cpu, ping_cpu))
+                print(f"{binary}: reads {ratio:.2f} of the ceiling, server CPU {read_cpu:.0f} µs a read, "
+                      f"{ping_cpu:.0f} a ping", flush=True)
+    for binary, runs in results.items():
+        print(f"{binary}: median {statistics.median(r[0] for r in runs):.2f} of the ceiling, "
+              f"{statistics.median(r[1] for r in runs):.0f} µs a read, "
+              f"{statistics.median(r[2] for r in runs):.0f} µs a ping ({len(runs)} runs)")
+
+
+if __name__ == "__main__":
+    main()
