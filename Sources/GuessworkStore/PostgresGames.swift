@@ -24,34 +24,15 @@ import PostgresNIO
 /// are ordered by PostgreSQL's row lock, the second update finds the new version and changes
 /// nothing, and its move is refused as stale.
 final class PostgresGames: Sendable {
-  /// One event loop's share of the pool, and the batches of the requests on that loop.
-  ///
-  /// Each loop has connections of its own: a request's query is sent, and its answer read, on
-  /// the loop the request runs on, so the request goes on there with no hop to another thread.
-  /// With one pool for all loops, PostgresNIO kept handing out the same few connections, the
-  /// rest of every read ran on their loop, and one of the two loops did three quarters of the
-  /// server's work while the other waited (perf, BENCHMARKS.md).
-  final class Lane: Sendable {
-    let client: PostgresClient
-    /// Two batches committed at once, each on its own connection: one fills while another
-    /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
-    let writes = Batched<WriteJob, Bool>(drainers: 2)
-    /// The reads waiting for a query, one query at a time: the reads that come meanwhile wait
-    /// for the next. (One cost the server less per read than two or four: BENCHMARKS.md.)
-    let reads = Batched<String, GameRecord?>(drainers: 1)
-
-    init(client: PostgresClient) {
-      self.client = client
-    }
-  }
-
-  /// The lanes by their event loop's identity.
-  private let lanes: [ObjectIdentifier: Lane]
-  /// The lane of work that does not run on one of the loops (a test's, a command's).
-  private let firstLane: Lane
-  /// A connection pool, for what is not a request's (notifications, the plan tests).
-  var client: PostgresClient { firstLane.client }
+  /// Internal for the plan tests, which borrow a connection of it.
+  let client: PostgresClient
   private let running: Task<Void, Never>
+  /// Two batches committed at once, each on its own connection: one fills while another
+  /// waits for its answers. (1, 4 and 8 moved as many moves a second here: BENCHMARKS.md.)
+  private let writes = Batched<WriteJob, Bool>(drainers: 2)
+  /// The reads waiting for a query, one query at a time: the reads that come meanwhile wait
+  /// for the next. (One cost the server less per read than two or four: BENCHMARKS.md.)
+  private let reads = Batched<String, GameRecord?>(drainers: 1)
   /// Live games as this instance last committed them (see ``gameToMove(id:)``).
   private let written = NIOLockedValueBox(
     RecentlyUsed<String, GameRecord>.liveGames())
@@ -84,33 +65,10 @@ final class PostgresGames: Sendable {
         password: core.password, database: core.database, tls: tls)
     }
     configuration.options.connectTimeout = .seconds(5)
-    let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
-    configuration.options.maximumConnections = max(
-      2, Self.poolSize(cores: System.coreCount) / max(1, loops.count))
-    var lanes: [ObjectIdentifier: Lane] = [:]
-    var clients: [PostgresClient] = []
-    for loop in loops {
-      let client = PostgresClient(
-        configuration: configuration, eventLoopGroup: loop, backgroundLogger: logger)
-      clients.append(client)
-      lanes[ObjectIdentifier(loop)] = Lane(client: client)
-    }
-    guard let first = loops.first.flatMap({ lanes[ObjectIdentifier($0)] }) else {
-      throw PostgresGamesFailure.noEventLoops
-    }
-    self.lanes = lanes
-    firstLane = first
-    running = Task {
-      await withTaskGroup(of: Void.self) { group in
-        for client in clients { group.addTask { await client.run() } }
-      }
-    }
-  }
-
-  /// The lane of the event loop this runs on, else the first. Internal for the tests.
-  var lane: Lane {
-    MultiThreadedEventLoopGroup.currentEventLoop.flatMap { lanes[ObjectIdentifier($0)] }
-      ?? firstLane
+    configuration.options.maximumConnections = Self.poolSize(cores: System.coreCount)
+    let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    self.client = client
+    running = Task { await client.run() }
   }
 
   /// The payloads of `NOTIFY`s on `channel`, on a connection of the pool kept for it; the
@@ -150,14 +108,11 @@ final class PostgresGames: Sendable {
   /// sees every write committed before it, as a query of its own would. Under load a query
   /// through the pool cost the server more than the rest of a read (BENCHMARKS.md).
   func game(id: String) async throws -> GameRecord? {
-    let lane = lane
-    return try await lane.reads.call(id) { ids in await self.read(ids, client: lane.client) }
+    try await reads.call(id) { ids in await self.read(ids) }
   }
 
   /// The games `ids` (each `nil` when there is none), in one query.
-  private func read(_ ids: [String], client: PostgresClient) async -> [Result<
-    GameRecord?, any Error
-  >] {
+  private func read(_ ids: [String]) async -> [Result<GameRecord?, any Error>] {
     do {
       var found: [String: GameRecord] = [:]
       let games = try await client.execute(SelectGames(ids: Array(Set(ids))), logger: logger)
@@ -184,8 +139,7 @@ final class PostgresGames: Sendable {
 
   /// ``GuessworkStore/statsTally(playerID:)``, prepared: asked at every finished game.
   func statsTally(playerID: String) async throws -> StoredTally? {
-    try await lane.client.execute(SelectTally(playerID: playerID), logger: logger).first { _ in true
-    }
+    try await client.execute(SelectTally(playerID: playerID), logger: logger).first { _ in true }
   }
 
   /// ``GuessworkStore/recentBests(playerID:kind:after:finishedBy:excluding:)``, prepared.
@@ -194,7 +148,7 @@ final class PostgresGames: Sendable {
     excluding gameID: String
   ) async throws -> [String?: Int] {
     var bests: [String?: Int] = [:]
-    let rows = try await lane.client.execute(
+    let rows = try await client.execute(
       RecentBests(
         playerID: playerID, kind: kind, mark: mark, finishedBy: finishedBy, excluding: gameID),
       logger: logger)
@@ -207,10 +161,9 @@ final class PostgresGames: Sendable {
   /// Commits `job`, answering after the commit: `false` when a move found its game at another
   /// version (or finished), and nothing was written.
   func perform(_ job: WriteJob) async throws -> Bool {
-    let lane = lane
-    return try await lane.writes.call(job) { jobs in
+    try await writes.call(job) { jobs in
       self.batchSizes.record(jobs.count)
-      let results = await self.commit(jobs, client: lane.client)
+      let results = await self.commit(jobs)
       self.written.withLockedValue { $0.remember(zip(jobs, results)) }
       return results
     }
@@ -225,8 +178,7 @@ final class PostgresGames: Sendable {
   /// The jobs are taken in the order of their games' ids (those of one game in the order they
   /// came), so that two instances' batches tend to lock rows in the same order; should they
   /// deadlock all the same, PostgreSQL fails one, which is then run job by job.
-  private func commit(_ jobs: [WriteJob], client: PostgresClient) async -> [Result<Bool, any Error>]
-  {
+  private func commit(_ jobs: [WriteJob]) async -> [Result<Bool, any Error>] {
     var inserts: [Int] = []
     var rounds: [[Int]] = []
     var moves: [String: Int] = [:]
@@ -581,10 +533,4 @@ private struct RecentBests: PostgresPreparedStatement {
     let (variant, best) = try row.decode((String?, Int64).self)
     return (variant, Int(best))
   }
-}
-
-enum PostgresGamesFailure: Error, CustomStringConvertible {
-  case noEventLoops
-
-  var description: String { "NIO's event loop group has no loops to connect on" }
 }

@@ -88,37 +88,6 @@ struct PostgresPlanTests {
   }
 }
 
-/// Where PostgreSQL's hot path talks to the database from.
-@Suite("PostgreSQL's connections by event loop", .enabled(if: Backend.postgresURL != nil))
-struct PostgresLaneTests {
-  /// Runs a task's jobs on one event loop, as the server's tasks run on the loop of their
-  /// request (`guesswork serve` makes NIO's loops Swift's global executor).
-  final class LoopExecutor: TaskExecutor {
-    let loop: any EventLoop
-    init(_ loop: any EventLoop) { self.loop = loop }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-      let job = UnownedJob(job)
-      let executor = asUnownedTaskExecutor()
-      loop.execute { job.runSynchronously(on: executor) }
-    }
-  }
-
-  @Test("Work on an event loop is sent over connections of that loop, and a read on each works")
-  func eachLoopHasItsOwnConnections() async throws {
-    try await withPostgresGames { games in
-      for loop in MultiThreadedEventLoopGroup.singleton.makeIterator() {
-        let (connectionLoop, found) = try await withTaskExecutorPreference(LoopExecutor(loop)) {
-          let connectionLoop = try await games.lane.client.withConnection { $0.eventLoop }
-          return (connectionLoop, try await games.game(id: "no-such-game"))
-        }
-        #expect(connectionLoop === loop)
-        #expect(found == nil)
-      }
-    }
-  }
-}
-
 /// Runs `body` with the hot path of a store opened on PostgreSQL, closing the store after.
 private func withPostgresGames(_ body: (PostgresGames) async throws -> Void) async throws {
   let store = try await Backend.postgres.open()
