@@ -194,9 +194,7 @@ final class PostgresGames: Sendable {
     }
     do {
       let written = try await client.withConnection { connection in
-        let alone = inserts.isEmpty && rounds.count == 1
-        if !alone { try await connection.query("BEGIN", logger: logger) }
-        do {
+        try await transaction(on: connection, if: !inserts.isEmpty || rounds.count != 1) {
           var written = [Bool](repeating: false, count: jobs.count)
           for index in inserts { written[index] = try await run(jobs[index], on: connection) }
           for round in rounds {
@@ -204,11 +202,7 @@ final class PostgresGames: Sendable {
               round.map { jobs[$0] }, on: connection, logger: logger)
             for position in moved { written[round[position]] = true }
           }
-          if !alone { try await connection.query("COMMIT", logger: logger) }
           return written
-        } catch {
-          if !alone { _ = try? await connection.query("ROLLBACK", logger: logger) }
-          throw error
         }
       }
       return written.map { .success($0) }
@@ -236,12 +230,9 @@ final class PostgresGames: Sendable {
         // this instance or another, waits here, and then counts this one (each statement
         // sees what was committed before it began).
         _ = try await connection.execute(LockPlayer(playerID: game.playerID), logger: logger)
-        let count = CountUnfinished(playerID: game.playerID, since: limit.since)
-        var unfinished = 0
-        for try await row in try await connection.query(try count.unnamed(), logger: logger) {
-          unfinished = try count.decodeRow(row)
-        }
-        if unfinished >= limit.count { return false }
+        let unfinished = try await CountUnfinished(playerID: game.playerID, since: limit.since)
+          .rows(on: connection, logger: logger)
+        if unfinished.first ?? 0 >= limit.count { return false }
       }
       _ = try await connection.execute(InsertGame(game: game), logger: logger)
       return true
@@ -253,12 +244,21 @@ final class PostgresGames: Sendable {
   /// Runs `job` on `connection` on its own: a new game within a limit in a transaction of
   /// its own, so that its player stays locked from the count to the insert.
   private func runAlone(_ job: WriteJob, on connection: PostgresConnection) async throws -> Bool {
-    guard case .insertGame(_, .some) = job else { return try await run(job, on: connection) }
+    let limited = if case .insertGame(_, .some) = job { true } else { false }
+    return try await transaction(on: connection, if: limited) { try await run(job, on: connection) }
+  }
+
+  /// Runs `body` on `connection` in a transaction when `needed` (committed when it returns,
+  /// rolled back when it throws), else as it is.
+  private func transaction<R>(
+    on connection: PostgresConnection, if needed: Bool, _ body: () async throws -> R
+  ) async throws -> R {
+    guard needed else { return try await body() }
     try await connection.query("BEGIN", logger: logger)
     do {
-      let written = try await run(job, on: connection)
+      let result = try await body()
       try await connection.query("COMMIT", logger: logger)
-      return written
+      return result
     } catch {
       _ = try? await connection.query("ROLLBACK", logger: logger)
       throw error
@@ -270,12 +270,7 @@ final class PostgresGames: Sendable {
   static func saveMoves(
     _ jobs: [WriteJob], on connection: PostgresConnection, logger: Logger
   ) async throws -> [Int] {
-    let statement = SaveMoves(jobs)
-    var positions: [Int] = []
-    for try await row in try await connection.query(try statement.unnamed(), logger: logger) {
-      positions.append(try statement.decodeRow(row))
-    }
-    return positions
+    try await SaveMoves(jobs).rows(on: connection, logger: logger)
   }
 }
 
@@ -376,9 +371,15 @@ protocol PlannedEachTime: Sendable {
 }
 
 extension PlannedEachTime {
-  /// The statement with its values, as a query of its own (unnamed).
-  func unnamed() throws -> PostgresQuery {
-    PostgresQuery(unsafeSQL: Self.sql, binds: try makeBindings())
+  /// Runs the statement on `connection` as a query of its own (unnamed, so planned for its
+  /// values); answers its rows.
+  func rows(on connection: PostgresConnection, logger: Logger) async throws -> [Row] {
+    let query = PostgresQuery(unsafeSQL: Self.sql, binds: try makeBindings())
+    var rows: [Row] = []
+    for try await row in try await connection.query(query, logger: logger) {
+      rows.append(try decodeRow(row))
+    }
+    return rows
   }
 }
 

@@ -77,11 +77,16 @@ func newPlayer(_ store: SQLStore, name: String = "Ana") async throws -> PlayerRe
 }
 
 func newGame(_ store: SQLStore, player: PlayerRecord, seed: UInt64 = 7) async throws -> GameRecord {
-  let game = GameRecord(
-    id: UUID().uuidString, playerID: player.id, kind: "number", settings: #"{"attempts":5}"#,
-    seed: seed, state: #"{"v":0}"#, createdAt: 2_000)
+  let game = gameRecord(player: player, seed: seed)
   try await store.insertGame(game)
   return game
+}
+
+/// A new Number game of `player`'s, not yet stored.
+func gameRecord(player: PlayerRecord, seed: UInt64 = 7) -> GameRecord {
+  GameRecord(
+    id: UUID().uuidString, playerID: player.id, kind: "number", settings: #"{"attempts":5}"#,
+    seed: seed, state: #"{"v":0}"#, createdAt: 2_000)
 }
 
 @Suite("Store contract")
@@ -391,15 +396,10 @@ struct StoreContractTests {
       let player = try await newPlayer(store)
       for _ in 0..<3 { _ = try await newGame(store, player: player) }
       let limit = UnfinishedLimit(count: 8, since: 0)
-      @Sendable func fresh() -> GameRecord {
-        GameRecord(
-          id: UUID().uuidString, playerID: player.id, kind: "number", settings: "{}", seed: 1,
-          state: "{}", createdAt: 2_000)
-      }
       let ids = try await withThrowingTaskGroup(of: String?.self) { group in
         for _ in 0..<20 {
           group.addTask {
-            let game = fresh()
+            let game = gameRecord(player: player)
             return try await store.insertGame(game, within: limit) ? game.id : nil
           }
         }
@@ -407,7 +407,7 @@ struct StoreContractTests {
       }
       #expect(ids.count == 5)
       for id in ids { #expect(try await store.game(id: id) != nil) }
-      #expect(try await !store.insertGame(fresh(), within: limit))
+      #expect(try await !store.insertGame(gameRecord(player: player), within: limit))
     }
   }
 
@@ -441,17 +441,16 @@ struct StoreContractTests {
       try await store.insertGame(elsewhere)
       // A new game within a limit: the player has one game in play created after 1,000,
       // none after 2,000; the other player one.
-      func fresh(_ player: PlayerRecord) -> GameRecord {
-        GameRecord(
-          id: UUID().uuidString, playerID: player.id, kind: "number", settings: "{}", seed: 1,
-          state: "{}", createdAt: 2_000)
-      }
-      let refused = fresh(player)
+      let refused = gameRecord(player: player)
       #expect(try await !store.insertGame(refused, within: .init(count: 1, since: 1_000)))
       #expect(try await store.game(id: refused.id) == nil)
-      #expect(try await store.insertGame(fresh(player), within: .init(count: 1, since: 2_000)))
-      #expect(try await !store.insertGame(fresh(other), within: .init(count: 1, since: 0)))
-      #expect(try await store.insertGame(fresh(other), within: .init(count: 2, since: 0)))
+      #expect(
+        try await store.insertGame(
+          gameRecord(player: player), within: .init(count: 1, since: 2_000)))
+      #expect(
+        try await !store.insertGame(gameRecord(player: other), within: .init(count: 1, since: 0)))
+      #expect(
+        try await store.insertGame(gameRecord(player: other), within: .init(count: 2, since: 0)))
 
       let all = try await store.recentBests(
         playerID: player.id, kind: "quiz", after: nil, finishedBy: 20_000,
