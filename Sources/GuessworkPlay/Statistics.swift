@@ -118,12 +118,18 @@ enum Tallies {
 /// are added on every read, never stored.
 public struct StatisticsBook: Sendable {
   public static let settleMs: Int64 = 60_000
+  /// How far behind a finished game its player's stored tally may reach before the finish
+  /// settles it (at most once a ``settleMs`` a player on an instance: ``KnownTallies``).
+  public static let settleBehindMs: Int64 = 2 * settleMs
   let store: any GuessworkStore
   let engines: GameEngines
   private let answered = AnsweredStatistics()
+  private let known = KnownTallies()
 
   /// The statistics answers kept, for the metrics.
   public var answersCached: CacheSize { answered.size }
+  /// The tallies kept for judging new bests, for the metrics.
+  public var talliesCached: CacheSize { known.size }
 
   public init(store: any GuessworkStore, engines: GameEngines) {
     self.store = store
@@ -135,26 +141,27 @@ public struct StatisticsBook: Sendable {
     tallies: [String: String], recent: [FinishedGame], streaks: [String: DailyStreak]
   ) {
     let (stored, newer, streaks) = try await store.statisticsSources(playerID: playerID)
-    let (tallies, recent) = try await settle(stored, newer, playerID: playerID, now: now)
+    let (tallies, recent, _) = try await settle(stored, newer, playerID: playerID, now: now)
     return (tallies, recent, streaks)
   }
 
   /// Adds the games finished long enough ago to the stored tally, and stores it when that
-  /// moved it on.
+  /// moved it on. `mark`: how far the tally now reaches.
   private func settle(_ stored: StoredTally?, _ newer: [FinishedGame], playerID: String, now: Int64)
-    async throws -> (tallies: [String: String], recent: [FinishedGame])
+    async throws -> (tallies: [String: String], recent: [FinishedGame], mark: TallyMark?)
   {
     var tallies = Tallies.decode(stored?.tallies)
+    var mark = stored?.mark
     let settled = newer.prefix { $0.finishedAt < now - Self.settleMs }
     if let last = settled.last {
       tallies = Tallies.adding(Array(settled), to: tallies, engines: engines)
-      let mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
-      if let text = try? CompactJSON.string(tallies) {
+      mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
+      if let text = try? CompactJSON.string(tallies), let mark {
         try await store.saveStatsTally(
           playerID: playerID, StoredTally(mark: mark, tallies: text), at: now)
       }
     }
-    return (tallies, Array(newer.dropFirst(settled.count)))
+    return (tallies, Array(newer.dropFirst(settled.count)), mark)
   }
 
   /// The statistics of a player now, encoded. The answer is made from the stored tally, the
@@ -173,7 +180,7 @@ public struct StatisticsBook: Sendable {
       tallies: stored?.tallies, games: newer.map(\.gameID), streaks: streaks, today: today)
     let settles = newer.first.map { $0.finishedAt < now - Self.settleMs } ?? false
     if !settles, let json = answered.json(for: kept, from: sources) { return json }
-    let (tallies, recent) = try await settle(stored, newer, playerID: playerID, now: now)
+    let (tallies, recent, _) = try await settle(stored, newer, playerID: playerID, now: now)
     let json = try CompactJSON.encode(
       statistics(tallies, adding: recent, streaks: streaks, today: today).rendered(catalog))
     // Once games settle, the stored tally changes: the next read keys on that.
@@ -197,6 +204,29 @@ public struct StatisticsBook: Sendable {
       streaks: streaks, today: today)
   }
 
+  /// The tally a finished game is judged against: as this instance last read it, if that was
+  /// less than a ``settleMs`` before `now` (another instance may have stored a newer one since,
+  /// but any tally with the games after its mark tells the same), else as stored.
+  ///
+  /// Only a statistics read used to settle the tally, so a player who never opens theirs had
+  /// every finish measured against all their games since their first (a query that grew by a
+  /// row a game). A finish that reads the tally settles it too when it is ``settleBehindMs``
+  /// behind: the games after its mark are then a few minutes' worth at most.
+  private func tally(of playerID: String, at now: Int64) async throws -> (
+    mark: TallyMark?, tallies: [String: String]
+  ) {
+    if let known = known.tally(of: playerID, at: now) { return known }
+    let stored = try await store.statsTally(playerID: playerID)
+    var tally = (mark: stored?.mark, tallies: Tallies.decode(stored?.tallies))
+    if (tally.mark?.finishedAt ?? .min) < now - Self.settleBehindMs {
+      let newer = try await store.finishedGames(playerID: playerID, after: tally.mark)
+      let settled = try await settle(stored, newer, playerID: playerID, now: now)
+      tally = (settled.mark, settled.tallies)
+    }
+    known.keep(tally, of: playerID, at: now)
+    return tally
+  }
+
   /// Whether a game that finished (at `finishedAt`) with `score` beats every earlier finished
   /// game of its player in the same game and variant, and in the same game whatever the
   /// variant. `nil` when it beats neither, or when it finished long enough ago to be in the
@@ -205,15 +235,14 @@ public struct StatisticsBook: Sendable {
     async throws -> NewBest?
   {
     guard score > 0, let engine = engines[record.kind] else { return nil }
-    // The stored tally, and the best of the games since it by variant: a query that answers
+    // The tally (as stored lately), and the best of the games since it by variant: a query that answers
     // one row a variant, not every game since (a quick player finishes dozens a minute).
-    let stored = try await store.statsTally(playerID: record.playerID)
-    let mark = stored?.mark
+    let (mark, tallies) = try await tally(of: record.playerID, at: finishedAt)
     if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
     let earlier = try await store.recentBests(
       playerID: record.playerID, kind: record.kind, after: mark, finishedBy: finishedAt,
       excluding: record.id)
-    let tally = Tallies.decode(stored?.tallies)[record.kind]
+    let tally = tallies[record.kind]
     let variantBest =
       ([engine.best(tally, variant: record.variant)] + [earlier[record.variant]]).compactMap {
         $0
@@ -268,5 +297,41 @@ final class AnsweredStatistics: Sendable {
 
   func keep(_ json: [UInt8], for playerID: String, from sources: Sources) {
     answers.withLock { $0[playerID] = (sources, json) }
+  }
+}
+
+/// Players' tallies as a finish last read them on this instance, and when (bounded,
+/// ``RecentlyUsed``): a quick player's finishes read their tally once a minute, not each time,
+/// and a player whose last minute holds every game since their tally's mark, with nothing to
+/// settle, is not read for it on each finish of that minute.
+final class KnownTallies: Sendable {
+  typealias Tally = (mark: TallyMark?, tallies: [String: String])
+  static let capacity = 8192
+  static let byteCapacity = 8 << 20
+  private let tallies = Mutex(
+    RecentlyUsed<String, (readAt: Int64, tally: Tally)>(
+      capacity: capacity, byteCapacity: byteCapacity,
+      weigh: { key, value in
+        64 + key.utf8.count
+          + value.tally.tallies.reduce(0) { $0 + 16 + $1.key.utf8.count + $1.value.utf8.count }
+      }))
+
+  /// The tally of `playerID` if it was read less than a ``StatisticsBook/settleMs`` before
+  /// `now` (or after it: a finished game read again is older than the tally).
+  func tally(of playerID: String, at now: Int64) -> Tally? {
+    tallies.withLock { tallies in
+      guard let known = tallies[playerID], now - known.readAt < StatisticsBook.settleMs else {
+        return nil
+      }
+      return known.tally
+    }
+  }
+
+  var size: CacheSize {
+    tallies.withLock { $0.size }
+  }
+
+  func keep(_ tally: Tally, of playerID: String, at now: Int64) {
+    tallies.withLock { $0[playerID] = (now, tally) }
   }
 }

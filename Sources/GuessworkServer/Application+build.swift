@@ -120,7 +120,10 @@ public func buildApplication(
       MetricsEndpoint.application(
         host: configuration.metricsHost, port: port, logger: logger,
         caches: {
-          [("live_games", store.liveGamesCached()), ("statistics_answers", book.answersCached)]
+          [
+            ("live_games", store.liveGamesCached()), ("statistics_answers", book.answersCached),
+            ("known_tallies", book.talliesCached),
+          ]
             + engines.all.map { ("decoded_states_\($0.kind.rawValue)", $0.decodedCached) }
         }, onListening: configuration.onMetricsListening))
   }

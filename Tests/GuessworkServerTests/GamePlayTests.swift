@@ -1,5 +1,6 @@
 import Foundation
 import GuessworkCore
+import GuessworkStore
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -316,6 +317,44 @@ struct NewBestTests {
       #expect(food.newBest == true && food.newBestOverall == nil)
       let music = try await Self.round(ana, clock: clock, category: "music", words: 5)
       #expect(music.newBest == true && music.newBestOverall == true)
+    }
+  }
+
+  @Test(
+    "A player who never opens their statistics has their tally settled by their finishes",
+    arguments: Database.available)
+  func finishesSettle(database: Database) async throws {
+    try await withServer(database) { client, clock, store in
+      let ana = try await Player.join(client)
+      let first = try await Self.round(ana, clock: clock, category: "food", words: 2)
+      #expect(first.newBest == true)
+      // A first finish has nothing a minute old to settle, and stores no tally.
+      #expect(try await store.statsTally(playerID: ana.id) == nil)
+      clock.advance(seconds: 30)
+      let second = try await Self.round(ana, clock: clock, category: "food", words: 1)
+      clock.advance(seconds: 180)
+      // Three minutes on, this finish settles both games into the tally, never read.
+      let lower = try await Self.round(ana, clock: clock, category: "food", words: 1)
+      #expect(lower.newBest == nil && lower.newBestOverall == nil)
+      #expect(try await store.statsTally(playerID: ana.id)?.mark.gameID == second.id)
+      // Judged against the games in the tally as against those since: 2 is still the best.
+      #expect(try await Self.round(ana, clock: clock, category: "food", words: 2).newBest == nil)
+      let third = try await Self.round(ana, clock: clock, category: "food", words: 3)
+      #expect(third.newBest == true && third.newBestOverall == true)
+      // Within the minute after a finish settled it, another does not, however far behind
+      // its tally is; the minute after, one does.
+      clock.advance(seconds: 20)
+      _ = try await Self.round(ana, clock: clock, category: "music", words: 1)
+      #expect(try await store.statsTally(playerID: ana.id)?.mark.gameID == second.id)
+      clock.advance(seconds: 31)
+      let music = try await Self.round(ana, clock: clock, category: "music", words: 4)
+      #expect(music.newBest == true && music.newBestOverall == true)
+      #expect(try await store.statsTally(playerID: ana.id)?.mark.gameID == third.id)
+      // The statistics count every game once, settled or not.
+      let stats = try await ana.get("/api/me/stats")
+      let words = (stats["games"]?.array ?? []).first { $0["game"]?.string == "guess-or-pass" }
+      #expect(words?["played"]?.int == 7)
+      #expect(words?["bestScore"]?.int == 4)
     }
   }
 

@@ -70,12 +70,22 @@ func withServer(
   _ database: Database, games: [any Game.Type] = Games.all, clock: ManualClock = ManualClock(),
   _ body: @Sendable (any TestClientProtocol, ManualClock) async throws -> Void
 ) async throws {
+  try await withServer(database, games: games, clock: clock) { client, clock, _ in
+    try await body(client, clock)
+  }
+}
+
+/// The same, with the server's store at hand, to look at what it stored.
+func withServer(
+  _ database: Database, games: [any Game.Type] = Games.all, clock: ManualClock = ManualClock(),
+  _ body: @Sendable (any TestClientProtocol, ManualClock, SQLStore) async throws -> Void
+) async throws {
   var logger = Logger(label: "server-tests")
   logger.logLevel = .warning
   let store = try await SQLStore.open(database.location(), logger: logger)
   let app = try buildApplication(
     .drivenClock, store: store, logger: logger, clock: { clock.now }, games: games)
-  try await app.test(.live) { client in try await body(client, clock) }
+  try await app.test(.live) { client in try await body(client, clock, store) }
 }
 
 /// The JSON a game route answers.

@@ -75,6 +75,10 @@ def test_metrics_count_requests_play_batches_and_caches(database):
         # The caches are measured at each scrape: the finished game is no longer live, and the
         # states decoded for it are.
         assert ("guesswork_cache_bytes", (("cache", "live_games"),)) in after
+        # The won game was judged against its player's tally, which is kept for their next.
+        assert game["score"] > 0
+        assert value(after, "guesswork_cache_entries", cache="known_tallies") == 1
+        assert value(after, "guesswork_cache_bytes", cache="known_tallies") > 0
         # A statistics answer is kept once read.
         assert player.get("/api/me/stats")[0] == 200
         kept = scrape(metrics_port)
