@@ -151,15 +151,13 @@ public struct StatisticsBook: Sendable {
     async throws -> (tallies: [String: String], recent: [FinishedGame], mark: TallyMark?)
   {
     var tallies = Tallies.decode(stored?.tallies)
-    var mark = stored?.mark
     let settled = newer.prefix { $0.finishedAt < now - Self.settleMs }
-    if let last = settled.last {
-      tallies = Tallies.adding(Array(settled), to: tallies, engines: engines)
-      mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
-      if let text = try? CompactJSON.string(tallies), let mark {
-        try await store.saveStatsTally(
-          playerID: playerID, StoredTally(mark: mark, tallies: text), at: now)
-      }
+    guard let last = settled.last else { return (tallies, newer, stored?.mark) }
+    tallies = Tallies.adding(Array(settled), to: tallies, engines: engines)
+    let mark = TallyMark(finishedAt: last.finishedAt, gameID: last.gameID)
+    if let text = try? CompactJSON.string(tallies) {
+      try await store.saveStatsTally(
+        playerID: playerID, StoredTally(mark: mark, tallies: text), at: now)
     }
     return (tallies, Array(newer.dropFirst(settled.count)), mark)
   }
@@ -235,8 +233,9 @@ public struct StatisticsBook: Sendable {
     async throws -> NewBest?
   {
     guard score > 0, let engine = engines[record.kind] else { return nil }
-    // The tally (as stored lately), and the best of the games since it by variant: a query that answers
-    // one row a variant, not every game since (a quick player finishes dozens a minute).
+    // The tally (as stored, read at most a minute ago), and the best of the games since it by
+    // variant: a query that answers one row a variant, not every game since (a quick player
+    // finishes dozens a minute).
     let (mark, tallies) = try await tally(of: record.playerID, at: finishedAt)
     if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
     let earlier = try await store.recentBests(
