@@ -164,7 +164,8 @@ public struct DailySet: Sendable {
     let (step, settings) = try engine.startDaily(
       content: puzzle.content, seed: puzzle.seed, at: now)
     let record = GameRecord(
-      id: UUID().uuidString.lowercased(), playerID: playerID, kind: engine.kind.rawValue,
+      id: GameRecord.newID(at: now.milliseconds), playerID: playerID,
+      kind: engine.kind.rawValue,
       variant: puzzle.content.variant, settings: settings, seed: puzzle.seed, state: step.state,
       createdAt: now.milliseconds, daily: DailyTag(day: day, counted: counted))
     if counted {

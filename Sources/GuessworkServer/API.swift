@@ -381,7 +381,8 @@ struct API: Sendable {
       try engine.start(settingsIn: body, content: content, seed: seed, at: now)
     }
     let record = GameRecord(
-      id: UUID().uuidString.lowercased(), playerID: playerID, kind: engine.kind.rawValue,
+      id: GameRecord.newID(at: now.milliseconds), playerID: playerID,
+      kind: engine.kind.rawValue,
       variant: content.variant, settings: settings, seed: seed, state: step.state, version: 0,
       createdAt: now.milliseconds)
     // Each live game is kept in memory while it is played: a player may have a bounded

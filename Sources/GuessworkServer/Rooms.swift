@@ -322,7 +322,8 @@ final class Rooms: Sendable {
     for game in outcome.finished {
       try await store.insertGame(
         GameRecord(
-          id: UUID().uuidString.lowercased(), playerID: game.playerID, kind: kind.rawValue,
+          id: GameRecord.newID(at: now.milliseconds), playerID: game.playerID,
+          kind: kind.rawValue,
           variant: outcome.variant, settings: game.settings, seed: 0, state: game.state,
           version: 0, createdAt: now.milliseconds,
           finished: .init(at: now.milliseconds, score: game.score, summary: game.summary)))

@@ -112,47 +112,12 @@ final class SQLiteWriter: Sendable {
 /// thread touches it.
 private final class Connection: @unchecked Sendable {
   private var handle: OpaquePointer?
-  private var statements: [Statement: OpaquePointer] = [:]
+  private var statements: [SQLiteWriterStatement: OpaquePointer] = [:]
   /// Pages in the write-ahead log after the last commit, as SQLite reports them.
   private var walPages = 0
   /// The log is copied back into the database once it holds this many pages (SQLite's own
   /// default for its automatic checkpoints).
   static let checkpointPages = 1000
-
-  private enum Statement: CaseIterable {
-    case begin, commit, rollback, savepoint, release, rollbackToSavepoint
-    case insertGame, countUnfinished, updateGame, insertAction
-
-    var sql: String {
-      switch self {
-      case .begin: "BEGIN IMMEDIATE"
-      case .commit: "COMMIT"
-      case .rollback: "ROLLBACK"
-      case .savepoint: "SAVEPOINT job"
-      case .release: "RELEASE job"
-      case .rollbackToSavepoint: "ROLLBACK TO job"
-      case .insertGame:
-        """
-        INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
-          created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
-        """
-      case .countUnfinished:
-        """
-        SELECT COUNT(*) FROM games
-        WHERE player_id = ?1 AND finished_at IS NULL AND created_at > ?2
-        """
-      case .updateGame:
-        """
-        UPDATE games SET state = ?1, version = ?2, updated_at = ?3, finished_at = ?4,
-          score = ?5, summary = ?6
-        WHERE id = ?7 AND version = ?8 AND finished_at IS NULL
-        """
-      case .insertAction:
-        "INSERT INTO actions (game_id, version, action, at) VALUES (?1, ?2, ?3, ?4)"
-      }
-    }
-  }
 
   init(path: String) throws {
     // As for the pool's connections: wait for other writers rather than fail, commit in WAL
@@ -175,7 +140,7 @@ private final class Connection: @unchecked Sendable {
         let result = sqlite_nio_sqlite3_exec(handle, pragma, nil, nil, nil)
         guard result == SQLITE_OK else { throw SQLiteFailure(result, handle) }
       }
-      for statement in Statement.allCases {
+      for statement in SQLiteWriterStatement.allCases {
         var prepared: OpaquePointer?
         let result = sqlite_nio_sqlite3_prepare_v3(
           handle, statement.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
@@ -256,15 +221,22 @@ private final class Connection: @unchecked Sendable {
         ])
       return true
     case .saveMove(let move, let expectedVersion):
-      try run(
-        .updateGame,
-        [
-          .text(move.state), SQLiteValue(move.version), .integer(move.at),
-          SQLiteValue(move.finished?.at),
-          SQLiteValue(move.finished?.score), SQLiteValue(move.finished?.summary),
-          .text(move.gameID),
-          SQLiteValue(expectedVersion),
-        ])
+      if let finished = move.finished {
+        try run(
+          .finishGame,
+          [
+            .text(move.state), SQLiteValue(move.version), .integer(move.at),
+            .integer(finished.at), .integer(Int64(finished.score)), .text(finished.summary),
+            .text(move.gameID), SQLiteValue(expectedVersion),
+          ])
+      } else {
+        try run(
+          .moveGame,
+          [
+            .text(move.state), SQLiteValue(move.version), .integer(move.at), .text(move.gameID),
+            SQLiteValue(expectedVersion),
+          ])
+      }
       guard sqlite_nio_sqlite3_changes(handle) == 1 else { return false }
       if let action = move.action {
         try run(
@@ -276,19 +248,19 @@ private final class Connection: @unchecked Sendable {
   }
 
   /// Binds `values`, steps the statement to its end, and leaves it ready for the next time.
-  private func run(_ statement: Statement, _ values: [SQLiteValue] = []) throws {
+  private func run(_ statement: SQLiteWriterStatement, _ values: [SQLiteValue] = []) throws {
     _ = try step(statement, values) { _ in () }
   }
 
   /// The integer in the first column of the first row of `statement` (a count).
-  private func count(_ statement: Statement, _ values: [SQLiteValue]) throws -> Int {
+  private func count(_ statement: SQLiteWriterStatement, _ values: [SQLiteValue]) throws -> Int {
     try step(statement, values) { Int(sqlite_nio_sqlite3_column_int64($0, 0)) } ?? 0
   }
 
   /// Binds `values` and steps the statement once; `row` reads the first row, if there is one.
   /// Leaves the statement ready for the next time.
   private func step<R>(
-    _ statement: Statement, _ values: [SQLiteValue], row: (OpaquePointer) -> R?
+    _ statement: SQLiteWriterStatement, _ values: [SQLiteValue], row: (OpaquePointer) -> R?
   ) throws -> R? {
     guard let prepared = statements[statement] else {
       throw SQLiteFailure(code: SQLITE_MISUSE, message: "the connection is closed")
@@ -305,4 +277,48 @@ private final class Connection: @unchecked Sendable {
     }
   }
 
+}
+
+/// The writer's statements, prepared once by its connection.
+enum SQLiteWriterStatement: CaseIterable {
+  case begin, commit, rollback, savepoint, release, rollbackToSavepoint
+  case insertGame, countUnfinished, moveGame, finishGame, insertAction
+
+  var sql: String {
+    switch self {
+    case .begin: "BEGIN IMMEDIATE"
+    case .commit: "COMMIT"
+    case .rollback: "ROLLBACK"
+    case .savepoint: "SAVEPOINT job"
+    case .release: "RELEASE job"
+    case .rollbackToSavepoint: "ROLLBACK TO job"
+    case .insertGame:
+      """
+      INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
+        created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+      """
+    case .countUnfinished:
+      """
+      SELECT COUNT(*) FROM games
+      WHERE player_id = ?1 AND finished_at IS NULL AND created_at > ?2
+      """
+    // A move that does not finish the game leaves the finish's columns alone (they stay
+    // empty): SQLite rewrites every index holding a column an UPDATE sets, whatever its
+    // value, and the player's games are indexed by their finish.
+    case .moveGame:
+      """
+      UPDATE games SET state = ?1, version = ?2, updated_at = ?3
+      WHERE id = ?4 AND version = ?5 AND finished_at IS NULL
+      """
+    case .finishGame:
+      """
+      UPDATE games SET state = ?1, version = ?2, updated_at = ?3, finished_at = ?4,
+        score = ?5, summary = ?6
+      WHERE id = ?7 AND version = ?8 AND finished_at IS NULL
+      """
+    case .insertAction:
+      "INSERT INTO actions (game_id, version, action, at) VALUES (?1, ?2, ?3, ?4)"
+    }
+  }
 }

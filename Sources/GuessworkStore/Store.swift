@@ -328,6 +328,29 @@ public struct StoredPicture: Sendable, Equatable {
 
 /// A game as stored: its kind and settings, the seed, the encoded state and its version.
 public struct GameRecord: Sendable, Equatable {
+  /// A new game's id: a UUID of version 7 (RFC 9562), whose first 48 bits are the time it was
+  /// made (milliseconds since 1970) and 74 of the rest random. Games made later sort later, so
+  /// the games being played, and the actions they add (keyed by game), sit together at the end
+  /// of the indexes: a batch of moves writes a few index pages, not one page a game at random
+  /// (and Foundation's `UUID()` opens and reads `/dev/urandom` for each id on Linux).
+  public static func newID(at milliseconds: Int64) -> String {
+    var random = SystemRandomNumberGenerator()
+    let time = UInt64(clamping: milliseconds) & 0xFFFF_FFFF_FFFF
+    let (a, b) = (random.next() as UInt64, random.next() as UInt64)
+    func byte(_ value: UInt64, _ shift: UInt64) -> UInt8 {
+      UInt8(truncatingIfNeeded: value >> shift)
+    }
+    let uuid = UUID(
+      uuid: (
+        byte(time, 40), byte(time, 32), byte(time, 24), byte(time, 16), byte(time, 8),
+        byte(time, 0),
+        0x70 | byte(a, 0) & 0x0F, byte(a, 8),  // version 7, then 12 random bits
+        0x80 | byte(b, 0) & 0x3F, byte(b, 8), byte(b, 16), byte(b, 24), byte(b, 32),  // variant
+        byte(b, 40), byte(b, 48), byte(b, 56)
+      ))
+    return uuid.uuidString.lowercased()
+  }
+
   public var id: String
   public var playerID: String
   public var kind: String

@@ -104,11 +104,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2, 3, 4, 5, 6, 7])
+      #expect(applied == Array(1...8))
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == [1, 2, 3, 4, 5, 6, 7])
+      #expect(applied == Array(1...8))
     }
   }
 

@@ -1,0 +1,71 @@
+import Foundation
+import SQLKit
+import Testing
+
+@testable import GuessworkStore
+
+/// How SQLite runs the statements of a move and of a finish. What a statement reads and
+/// writes is not a time, so it can be checked here, where times cannot (BENCHMARKS.md has
+/// those).
+@Suite("SQLite's plans")
+struct SQLitePlanTests {
+  /// The steps SQLite compiled `sql` to (`EXPLAIN`), by their opcode.
+  static func opcodes(_ sql: String, in store: SQLStore) async throws -> [String] {
+    try await store.session { db in
+      try await db.raw("EXPLAIN \(unsafeRaw: sql)").all().map {
+        try $0.decode(column: "opcode", as: String.self)
+      }
+    }
+  }
+
+  @Test("A move that does not finish its game changes no index of the games; a finish does")
+  func movesLeaveTheIndexesAlone() async throws {
+    try await withStore(.sqlite) { store in
+      let move = try await Self.opcodes(SQLiteWriterStatement.moveGame.sql, in: store)
+      let finish = try await Self.opcodes(SQLiteWriterStatement.finishGame.sql, in: store)
+      // The row itself is written either way.
+      #expect(move.contains("Insert") && finish.contains("Insert"))
+      #expect(!move.contains("IdxInsert") && !move.contains("IdxDelete"))
+      #expect(finish.contains("IdxInsert") && finish.contains("IdxDelete"))
+    }
+  }
+
+  @Test(
+    "A finish's earlier bests are read from an index alone, with or without a tally's mark",
+    arguments: [nil, TallyMark(finishedAt: 5_000, gameID: "g")])
+  func recentBestsFromTheIndex(mark: TallyMark?) async throws {
+    try await withStore(.sqlite) { store in
+      let query = SQLStore.recentBestsQuery(
+        playerID: "p", kind: "number", after: mark, finishedBy: 9_000, excluding: "x")
+      let plan = try await store.session { db in
+        try await db.raw("EXPLAIN QUERY PLAN \(query)").all().map {
+          try $0.decode(column: "detail", as: String.self)
+        }
+      }
+      #expect(
+        plan.contains { $0.contains("COVERING INDEX games_by_player_finished (player_id=?") },
+        "\(plan)")
+    }
+  }
+
+  @Test("A game's id is a UUID of version 7: its time first, then random bits")
+  func gameIDs() throws {
+    let at: Int64 = 1_795_000_000_123
+    let ids = (0..<1_000).map { _ in GameRecord.newID(at: at) }
+    #expect(Set(ids).count == ids.count)
+    for id in ids.prefix(20) {
+      let uuid = try #require(UUID(uuidString: id)).uuid
+      #expect(id == id.lowercased())
+      #expect(uuid.6 >> 4 == 7)
+      #expect(uuid.8 >> 6 == 0b10)
+      let time = [uuid.0, uuid.1, uuid.2, uuid.3, uuid.4, uuid.5].reduce(Int64(0)) {
+        $0 << 8 | Int64($1)
+      }
+      #expect(time == at)
+    }
+    // Made later, sorted later, as text too (the indexes compare the text).
+    for step: Int64 in [1, 255, 256, 65_536, 86_400_000] {
+      #expect(GameRecord.newID(at: at) < GameRecord.newID(at: at + step))
+    }
+  }
+}
