@@ -1,12 +1,14 @@
-"""Reading a live game, builds against each other.
+"""Reading a live game, or the move loop, builds against each other.
 
 For each binary in turn (in rounds of all of them, so that the machine's drift falls on each
 alike): a fresh server, one player and one game per connection, a short move loop so that the
-database is not empty, then twice a ping run and a read run of 4 s each. Prints each read run's
-rate against the ping run just before it and the server's CPU per request, then the medians
-per binary.
+database is not empty, then twice a ping run and a read run (with --moves, a move-loop run) of
+4 s each. Prints each run's rate against the ping run just before it, the server's CPU per
+request (per accepted action for moves) and that CPU against the ping's, then the medians per
+binary. The CPU ratio is the one to compare across days: the machine's speed drifts by tens of
+percent between runs, and a ping run just before carries the same drift.
 
-    python3 scripts/bench/reads_ab.py [--database-url URL] [--rounds N] BINARY...
+    python3 scripts/bench/reads_ab.py [--database-url URL] [--rounds N] [--moves] BINARY...
 """
 import argparse
 import os
@@ -18,8 +20,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run  # noqa: E402  (the benchmark's own helpers, next to this file)
 
 
-def measure(binary, database_url, connections=64, seconds=4):
-    """Two (read / ping, server CPU µs a read, server CPU µs a ping) of one fresh server."""
+def measure(binary, database_url, connections=64, seconds=4, script="read.lua"):
+    """Two (rate / ping's, server CPU µs a request, server CPU µs a ping) of one fresh server;
+    `script` is read.lua or moves.lua."""
     process, url, _ = run.start_server(binary, database_url)
     try:
         readers = run.live_games(url, connections)
@@ -28,9 +31,10 @@ def measure(binary, database_url, connections=64, seconds=4):
         results = []
         for _ in range(2):
             ping = run.wrk([(process, url)], connections, seconds, path="/ping")
-            read = run.wrk([(process, url)], connections, seconds, "read.lua", [readers])
+            read = run.wrk([(process, url)], connections, seconds, script,
+                           [readers] if script == "read.lua" else None)
             if read["errors"] or ping["errors"]:
-                sys.exit(f"{binary}: errors in a run ({read['errors']} reading, {ping['errors']} pinging)")
+                sys.exit(f"{binary}: errors in a run ({read['errors']} in {script}, {ping['errors']} pinging)")
             results.append((read["rps"] / ping["rps"], read["cpu_us"], ping["cpu_us"]))
         return results
     finally:
@@ -42,19 +46,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--moves", action="store_true", help="the move loop instead of reads")
     parser.add_argument("binaries", nargs="+")
     options = parser.parse_args()
     results = {binary: [] for binary in options.binaries}
+    what, one = ("moves", "move") if options.moves else ("reads", "read")
     for _ in range(options.rounds):
         for binary in options.binaries:
-            for ratio, read_cpu, ping_cpu in measure(binary, options.database_url):
-                results[binary].append((ratio, read_cpu, ping_cpu))
-                print(f"{binary}: reads {ratio:.2f} of the ceiling, server CPU {read_cpu:.0f} µs a read, "
-                      f"{ping_cpu:.0f} a ping", flush=True)
+            for ratio, cpu, ping_cpu in measure(binary, options.database_url,
+                                                script="moves.lua" if options.moves else "read.lua"):
+                results[binary].append((ratio, cpu, ping_cpu, cpu / ping_cpu))
+                print(f"{binary}: {what} {ratio:.2f} of the ceiling, server CPU {cpu:.0f} µs a {one}, "
+                      f"{ping_cpu:.0f} a ping ({cpu / ping_cpu:.2f} x)", flush=True)
     for binary, runs in results.items():
         print(f"{binary}: median {statistics.median(r[0] for r in runs):.2f} of the ceiling, "
-              f"{statistics.median(r[1] for r in runs):.0f} µs a read, "
-              f"{statistics.median(r[2] for r in runs):.0f} µs a ping ({len(runs)} runs)")
+              f"{statistics.median(r[1] for r in runs):.0f} µs a {one}, "
+              f"{statistics.median(r[2] for r in runs):.0f} µs a ping, "
+              f"CPU {statistics.median(r[3] for r in runs):.2f} x a ping's ({len(runs)} runs)")
 
 
 if __name__ == "__main__":
