@@ -26,7 +26,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws
   if configuration.metricsPort != nil { _ = MetricsEndpoint.registry }
   let location = try StoreLocation.from(
     databaseURL: configuration.databaseURL, sqlitePath: configuration.sqlitePath)
-  let store = try await SQLStore.open(location, logger: logger)
+  let store = try await SQLStore.open(location, logger: logger, holdConnections: true)
   logger.info("storage: \(location)")
   return try buildApplication(configuration, store: store, logger: logger)
 }

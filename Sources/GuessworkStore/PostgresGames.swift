@@ -47,7 +47,10 @@ final class PostgresGames: Sendable {
   /// runs a process per connection; more than a few per core only adds switching.
   static func poolSize(cores: Int) -> Int { max(4, 4 * cores) }
 
-  init(url: String, logger: Logger) throws {
+  /// `holdConnections`: open every connection of the pool at once and keep them, with no
+  /// keep-alive queries (a server); otherwise they are opened as asked for and closed after
+  /// a minute idle (tests, which open many stores at once, and the admin commands).
+  init(url: String, logger: Logger, holdConnections: Bool = false) throws {
     let core = try SQLPostgresConfiguration(url: url).coreConfiguration
     let tls: PostgresClient.Configuration.TLS =
       !core.tls.isAllowed
@@ -66,6 +69,15 @@ final class PostgresGames: Sendable {
     }
     configuration.options.connectTimeout = .seconds(5)
     configuration.options.maximumConnections = Self.poolSize(cores: System.coreCount)
+    if holdConnections {
+      // The pool gives a connection that falls idle a timer for each of these (a task group,
+      // two child tasks and a Dispatch timer, cancelled when it is leased again), and under
+      // load its connections fall idle and are leased again thousands of times a second: 8%
+      // of the server's CPU a move, 7% a read (BENCHMARKS.md). A connection PostgreSQL
+      // closes is still noticed when its socket closes, and made again.
+      configuration.options.minimumConnections = configuration.options.maximumConnections
+      configuration.options.keepAliveBehavior = nil
+    }
     let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
     self.client = client
     running = Task { await client.run() }

@@ -66,8 +66,11 @@ public final class SQLStore: GuessworkStore {
   /// `maxConnections`: sessions at once. SQLite's default is higher than PostgreSQL's: its
   /// readers never wait for each other (WAL), and a session spends most of its time passing
   /// between threads, so more of them at once read faster (BENCHMARKS.md, the daily set).
+  /// `holdConnections`: on PostgreSQL, the hot path's connections are all opened at once and
+  /// kept (a server: see ``PostgresGames``), not opened as asked for.
   public static func open(
-    _ location: StoreLocation, logger: Logger, maxConnections: Int? = nil
+    _ location: StoreLocation, logger: Logger, maxConnections: Int? = nil,
+    holdConnections: Bool = false
   ) async throws -> SQLStore {
     let group = MultiThreadedEventLoopGroup.singleton
     let pool: any SessionPool
@@ -101,7 +104,10 @@ public final class SQLStore: GuessworkStore {
           pool: pool, games: .sqlite(try SQLiteWriter(path: path)),
           readers: SQLiteReaders(path: path, logger: logger))
       case .postgres(let url):
-        return SQLStore(pool: pool, games: .postgres(try PostgresGames(url: url, logger: logger)))
+        return SQLStore(
+          pool: pool,
+          games: .postgres(
+            try PostgresGames(url: url, logger: logger, holdConnections: holdConnections)))
       }
     } catch {
       try? await pool.shutdown()

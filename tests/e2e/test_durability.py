@@ -1,11 +1,14 @@
 """What a server operator relies on: several instances share one PostgreSQL, nothing a
 player saw acknowledged is lost when the process is killed, and the README's command works
 with nothing set up."""
+import glob
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -54,6 +57,72 @@ def test_a_game_started_on_one_instance_finishes_on_another():
             number = stats_for(player, "number")
             assert number["played"] == 1
             assert number["bestScore"] == game["score"]
+
+
+def postgres_sockets(pid):
+    """The local ports of process `pid`'s TCP connections to the test PostgreSQL, read from
+    /proc (the process's socket inodes, matched against the kernel's TCP table)."""
+    port = urllib.parse.urlparse(POSTGRES_URL).port
+    inodes = set()
+    for fd in glob.glob(f"/proc/{pid}/fd/*"):
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                local, remote, state, inode = fields[1], fields[2], fields[3], fields[9]
+                # state 01: established
+                if inode in inodes and state == "01" and int(remote.split(":")[1], 16) == port:
+                    ports.append(int(local.split(":")[1], 16))
+    return ports
+
+
+def psql(sql):
+    binary_ = shutil.which("psql") or sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
+    return subprocess.run([binary_, POSTGRES_URL, "-tAc", sql], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def wait_for(condition, seconds=10):
+    deadline = time.time() + seconds
+    while not condition():
+        if time.time() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(
+    not POSTGRES_URL and os.environ.get("GUESSWORK_REQUIRE_POSTGRES") != "1",
+    reason="needs the PostgreSQL that scripts/test starts",
+)
+def test_a_server_holds_its_postgres_connections_and_makes_them_again_when_dropped():
+    """A server opens its pool's connections at the start and keeps them (no idle timers on
+    the hot path: BENCHMARKS.md); when PostgreSQL drops them all, the next requests still
+    succeed and the pool is made again."""
+    assert POSTGRES_URL, "scripts/test should have started PostgreSQL"
+    with Server(database_url=POSTGRES_URL) as server:
+        # Before any request: the pool (at least 4 connections on any machine) is open.
+        assert wait_for(lambda: len(postgres_sockets(server.process.pid)) >= 4), \
+            postgres_sockets(server.process.pid)
+        ports = postgres_sockets(server.process.pid)
+        dropped = psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                       f"WHERE client_port IN ({','.join(map(str, ports))})")
+        assert int(dropped) == len(ports)
+        assert wait_for(lambda: not set(ports) & set(postgres_sockets(server.process.pid)))
+        player = Client(server.url)
+        player.join("Dropped")
+        game = player.start_game("number", {"attempts": 7})
+        game = halve(player, game)
+        status, _, read = player.get(f"/api/games/{game['id']}")
+        assert status == 200 and read["version"] == game["version"] == 1
+        assert wait_for(lambda: len(postgres_sockets(server.process.pid)) >= 4)
 
 
 def test_nothing_acknowledged_is_lost_when_the_server_is_killed():
