@@ -27,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/vapor/async-kit", from: "1.22.0"),
     .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
     .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+    .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
     .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
     .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -55,11 +56,16 @@ let package = Package(
       resources: [.copy("Resources")],
       swiftSettings: strict
     ),
+    // The one SQLite call Swift cannot make (its arguments are variadic), in C.
+    .target(
+      name: "CGuessworkSQLite",
+      dependencies: [.product(name: "SQLiteNIO", package: "sqlite-nio")]
+    ),
     // Storage: one schema and one set of queries over SQLKit, for SQLite and PostgreSQL.
     .target(
       name: "GuessworkStore",
       dependencies: [
-        "GuessworkCore",
+        "GuessworkCore", "CGuessworkSQLite",
         .product(name: "SQLKit", package: "sql-kit"),
         .product(name: "SQLiteKit", package: "sqlite-kit"),
         .product(name: "PostgresKit", package: "postgres-kit"),

@@ -115,6 +115,9 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
+  /// SQLite: how many times the readers' statements were prepared again (for tests).
+  func readerReprepares() -> Int? { readers?.reprepares() }
+
   public func close() async throws {
     readers?.close()
     switch games {

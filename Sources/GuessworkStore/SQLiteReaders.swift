@@ -39,6 +39,12 @@ final class SQLiteReaders: Sendable {
     return try await body(ReadSession(connection: connection, logger: logger))
   }
 
+  /// How many times the idle connections' statements were prepared again (SQLite does so when
+  /// it thinks a new value may change a statement's plan): none, since they keep their plans.
+  func reprepares() -> Int {
+    idle.withLockedValue { $0.reduce(0) { $0 + $1.reprepares } }
+  }
+
   func close() {
     idle.withLockedValue { connections in
       for connection in connections { connection.close() }
@@ -92,6 +98,12 @@ private final class ReadConnection: @unchecked Sendable {
 
   init(path: String) throws {
     handle = try openSQLite(path: path, flags: SQLITE_OPEN_READONLY, busyTimeoutMs: 1000)
+  }
+
+  var reprepares: Int {
+    statements.values.reduce(0) {
+      $0 + Int(sqlite_nio_sqlite3_stmt_status($1.statement, SQLITE_STMTSTATUS_REPREPARE, 0))
+    }
   }
 
   func close() {

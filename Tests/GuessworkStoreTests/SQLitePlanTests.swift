@@ -48,6 +48,27 @@ struct SQLitePlanTests {
     }
   }
 
+  @Test("A reader keeps a statement's plan for new values: a finish's question is prepared once")
+  func readersKeepTheirPlans() async throws {
+    try await withStore(.sqlite) { store in
+      let player = try await newPlayer(store)
+      let game = try await newGame(store, player: player)
+      let finish = Move(
+        gameID: game.id, version: 1, state: #"{"v":1}"#, at: 3_000, action: nil,
+        finished: .init(at: 3_000, score: 4, summary: "{}"))
+      #expect(try await store.saveMove(finish, expectedVersion: 0))
+      for (index, mark) in [nil, TallyMark(finishedAt: 1_000, gameID: "a")].enumerated() {
+        for finishedBy: Int64 in [2_000, 4_000, 9_000, 1_000_000, 5] {
+          let bests = try await store.recentBests(
+            playerID: index == 0 ? player.id : "\(player.id)-\(finishedBy)", kind: "number",
+            after: mark, finishedBy: finishedBy, excluding: "g\(finishedBy)")
+          #expect(bests == (index == 0 && finishedBy >= 3_000 ? [nil: 4] : [:]))
+        }
+      }
+      #expect(store.readerReprepares() == 0)
+    }
+  }
+
   @Test("A game's id is a UUID of version 7: its time first, then random bits")
   func gameIDs() throws {
     let at: Int64 = 1_795_000_000_123
