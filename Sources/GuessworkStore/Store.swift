@@ -331,8 +331,7 @@ public struct GameRecord: Sendable, Equatable {
   /// A new game's id: a UUID of version 7 (RFC 9562), whose first 48 bits are the time it was
   /// made (milliseconds since 1970) and 74 of the rest random. Games made later sort later, so
   /// the games being played, and the actions they add (keyed by game), sit together at the end
-  /// of the indexes: a batch of moves writes a few index pages, not one page a game at random
-  /// (and Foundation's `UUID()` opens and reads `/dev/urandom` for each id on Linux).
+  /// of the indexes: a batch of moves writes a few index pages, not one page a game at random.
   public static func newID(at milliseconds: Int64) -> String {
     var random = SystemRandomNumberGenerator()
     let time = UInt64(clamping: milliseconds) & 0xFFFF_FFFF_FFFF

@@ -25,14 +25,14 @@ def measure(binary, database_url, connections=64, seconds=4, script="read.lua"):
     `script` is read.lua or moves.lua."""
     process, url, _ = run.start_server(binary, database_url)
     try:
-        readers = run.live_games(url, connections)
+        readers = run.live_games(url, connections) if script == "read.lua" else None
         subprocess.run(["wrk", "-t", str(connections), "-c", str(connections), "-d", "3s",
                         "-s", os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
         results = []
         for _ in range(2):
             ping = run.wrk([(process, url)], connections, seconds, path="/ping")
             read = run.wrk([(process, url)], connections, seconds, script,
-                           [readers] if script == "read.lua" else None)
+                           [readers] if readers else None)
             if read["errors"] or ping["errors"]:
                 sys.exit(f"{binary}: errors in a run ({read['errors']} in {script}, {ping['errors']} pinging)")
             results.append((read["rps"] / ping["rps"], read["cpu_us"], ping["cpu_us"]))
@@ -55,14 +55,14 @@ def main():
         for binary in options.binaries:
             for ratio, cpu, ping_cpu in measure(binary, options.database_url,
                                                 script="moves.lua" if options.moves else "read.lua"):
-                results[binary].append((ratio, cpu, ping_cpu, cpu / ping_cpu))
+                results[binary].append((ratio, cpu, ping_cpu))
                 print(f"{binary}: {what} {ratio:.2f} of the ceiling, server CPU {cpu:.0f} µs a {one}, "
                       f"{ping_cpu:.0f} a ping ({cpu / ping_cpu:.2f} x)", flush=True)
     for binary, runs in results.items():
         print(f"{binary}: median {statistics.median(r[0] for r in runs):.2f} of the ceiling, "
               f"{statistics.median(r[1] for r in runs):.0f} µs a {one}, "
               f"{statistics.median(r[2] for r in runs):.0f} µs a ping, "
-              f"CPU {statistics.median(r[3] for r in runs):.2f} x a ping's ({len(runs)} runs)")
+              f"CPU {statistics.median(r[1] / r[2] for r in runs):.2f} x a ping's ({len(runs)} runs)")
 
 
 if __name__ == "__main__":

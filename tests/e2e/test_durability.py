@@ -4,7 +4,6 @@ with nothing set up."""
 import glob
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import time
@@ -13,7 +12,7 @@ import urllib.request
 
 import pytest
 
-from support.server import Client, Server, binary, free_port
+from support.server import Client, Server, binary, free_port, psql
 
 POSTGRES_URL = os.environ.get("GUESSWORK_TEST_POSTGRES_URL")
 
@@ -83,12 +82,6 @@ def postgres_sockets(pid):
     return ports
 
 
-def psql(sql):
-    binary_ = shutil.which("psql") or sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
-    return subprocess.run([binary_, POSTGRES_URL, "-tAc", sql], capture_output=True, text=True,
-                          check=True).stdout.strip()
-
-
 def wait_for(condition, seconds=10):
     deadline = time.time() + seconds
     while not condition():
@@ -112,7 +105,7 @@ def test_a_server_holds_its_postgres_connections_and_makes_them_again_when_dropp
         assert wait_for(lambda: len(postgres_sockets(server.process.pid)) >= 4), \
             postgres_sockets(server.process.pid)
         ports = postgres_sockets(server.process.pid)
-        dropped = psql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+        dropped = psql(POSTGRES_URL, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                        f"WHERE client_port IN ({','.join(map(str, ports))})")
         assert int(dropped) == len(ports)
         assert wait_for(lambda: not set(ports) & set(postgres_sockets(server.process.pid)))

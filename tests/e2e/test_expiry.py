@@ -1,22 +1,13 @@
 """A round whose time runs out is recorded when it runs out, by the server's sweep, with nobody
 reading it: on SQLite, and on PostgreSQL with two instances sweeping the same database (the
 round is stored once)."""
-import glob
 import os
-import shutil
 import sqlite3
-import subprocess
 import time
 
-from support.server import Client, Server
+from support.server import Client, Server, psql
 
 POSTGRES_URL = os.environ.get("GUESSWORK_TEST_POSTGRES_URL")
-
-
-def psql(sql):
-    binary = shutil.which("psql") or sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
-    return subprocess.run([binary, POSTGRES_URL, "-tAc", sql], capture_output=True, text=True,
-                          check=True).stdout.strip()
 
 
 def sqlite_row(server, sql, *args):
@@ -43,7 +34,7 @@ def test_rounds_that_run_out_are_recorded_when_they_run_out():
         for server, game, started_at in games:
             if server.database_url:
                 finished, version = psql(
-                    f"SELECT finished_at, version FROM games WHERE id = '{game['id']}'").split("|")
+                    server.database_url, f"SELECT finished_at, version FROM games WHERE id = '{game['id']}'").split("|")
             else:
                 finished, version = sqlite_row(server, "SELECT finished_at, version FROM games WHERE id = ?",
                                                game["id"])

@@ -3,6 +3,7 @@
 The binary comes from GUESSWORK_BIN (scripts/test sets it to the debug build); each server
 gets a free loopback port and, unless a DATABASE_URL is given, a fresh SQLite folder.
 """
+import glob
 import json
 import os
 import shutil
@@ -21,6 +22,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def binary():
     return os.environ.get("GUESSWORK_BIN") or os.path.join(ROOT, ".build", "debug", "guesswork")
+
+
+def psql(url, sql):
+    """What `sql` answers on the PostgreSQL at `url` (psql's unaligned rows, as text)."""
+    program = shutil.which("psql") or sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
+    return subprocess.run([program, url, "-tAc", sql], capture_output=True, text=True,
+                          check=True).stdout.strip()
 
 
 def free_port():
