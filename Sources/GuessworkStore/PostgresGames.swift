@@ -14,9 +14,9 @@ import PostgresNIO
 /// between threads and a move five statements, each on one of four connections that all live
 /// on one event loop, so reads reached 0.17 of the HTTP ceiling and moves 0.05
 /// (BENCHMARKS.md). Here the reads asked for at one moment are one prepared statement on a
-/// pool sized for the machine, and the moves waiting at one moment are written by one
-/// statement (``SaveMoves``: each game's update, and the action's row when it updated): one
-/// commit, one flush of the log, for all of them.
+/// pool sized for the machine, and the new games and moves waiting at one moment are written
+/// by one statement (``WriteBatch``): one round trip, one commit, one flush of the log, for
+/// all of them.
 ///
 /// Another instance may change a game at any time, so every read asks the database. Only the
 /// next move may start from the game as this instance last wrote it (``gameToMove(id:)``),
@@ -181,22 +181,21 @@ final class PostgresGames: Sendable {
     }
   }
 
-  /// Runs `jobs` in one transaction: the new games one statement each, then every move in one
-  /// statement (``SaveMoves``; one more for each further move of a game already moved in the
-  /// batch). A batch of moves alone is that one statement, with no transaction around it. When
-  /// a statement fails (an unknown player, say), the transaction is rolled back and every job
-  /// is run again on its own: the others still succeed, and the failing one fails alone.
+  /// Runs `jobs` as one statement (``WriteBatch``): every new game, each within its limit,
+  /// and every move, with no transaction around it; one more statement, in a transaction
+  /// with the first, for each further move of a game already moved in the batch. When a
+  /// statement fails (an unknown player, say), the batch is rolled back and every job is run
+  /// again on its own: the others still succeed, and the failing one fails alone.
   ///
   /// The jobs are taken in the order of their games' ids (those of one game in the order they
   /// came), so that two instances' batches tend to lock rows in the same order; should they
   /// deadlock all the same, PostgreSQL fails one, which is then run job by job.
   private func commit(_ jobs: [WriteJob]) async -> [Result<Bool, any Error>] {
-    var inserts: [Int] = []
-    var rounds: [[Int]] = []
+    var rounds: [[Int]] = [[]]
     var moves: [String: Int] = [:]
     for index in jobs.indices.sorted(by: { (jobs[$0].gameID, $0) < (jobs[$1].gameID, $1) }) {
       guard case .saveMove(let move, _) = jobs[index] else {
-        inserts.append(index)
+        rounds[0].append(index)
         continue
       }
       let round = moves[move.gameID, default: 0]
@@ -206,13 +205,13 @@ final class PostgresGames: Sendable {
     }
     do {
       let written = try await client.withConnection { connection in
-        try await transaction(on: connection, if: !inserts.isEmpty || rounds.count != 1) {
+        try await transaction(on: connection, if: rounds.count > 1) {
           var written = [Bool](repeating: false, count: jobs.count)
-          for index in inserts { written[index] = try await run(jobs[index], on: connection) }
           for round in rounds {
-            let moved = try await Self.saveMoves(
-              round.map { jobs[$0] }, on: connection, logger: logger)
-            for position in moved { written[round[position]] = true }
+            let batch = WriteBatch(round.map { jobs[$0] })
+            for position in try await batch.run(on: connection, logger: logger) {
+              written[round[position]] = true
+            }
           }
           return written
         }
@@ -223,41 +222,17 @@ final class PostgresGames: Sendable {
       var results: [Result<Bool, any Error>] = []
       for job in jobs {
         do {
-          results.append(
-            .success(try await client.withConnection { try await runAlone(job, on: $0) }))
+          let batch = WriteBatch([job])
+          let written = try await client.withConnection {
+            try await batch.run(on: $0, logger: logger)
+          }
+          results.append(.success(!written.isEmpty))
         } catch {
           results.append(.failure(error))
         }
       }
       return results
     }
-  }
-
-  /// Runs `job` on `connection` inside a transaction that the caller commits.
-  private func run(_ job: WriteJob, on connection: PostgresConnection) async throws -> Bool {
-    switch job {
-    case .insertGame(let game, let limit):
-      if let limit {
-        // The player's row stays locked until the commit: another new game of theirs, from
-        // this instance or another, waits here, and then counts this one (each statement
-        // sees what was committed before it began).
-        _ = try await connection.execute(LockPlayer(playerID: game.playerID), logger: logger)
-        let unfinished = try await CountUnfinished(playerID: game.playerID, since: limit.since)
-          .rows(on: connection, logger: logger)
-        if unfinished.first ?? 0 >= limit.count { return false }
-      }
-      _ = try await connection.execute(InsertGame(game: game), logger: logger)
-      return true
-    case .saveMove:
-      return try await !Self.saveMoves([job], on: connection, logger: logger).isEmpty
-    }
-  }
-
-  /// Runs `job` on `connection` on its own: a new game within a limit in a transaction of
-  /// its own, so that its player stays locked from the count to the insert.
-  private func runAlone(_ job: WriteJob, on connection: PostgresConnection) async throws -> Bool {
-    let limited = if case .insertGame(_, .some) = job { true } else { false }
-    return try await transaction(on: connection, if: limited) { try await run(job, on: connection) }
   }
 
   /// Runs `body` on `connection` in a transaction when `needed` (committed when it returns,
@@ -275,14 +250,6 @@ final class PostgresGames: Sendable {
       _ = try? await connection.query("ROLLBACK", logger: logger)
       throw error
     }
-  }
-
-  /// Writes the moves among `jobs` (``SaveMoves``) on `connection`, planned for the table as
-  /// it is; answers the positions (in `jobs`' moves) of those that updated their game.
-  static func saveMoves(
-    _ jobs: [WriteJob], on connection: PostgresConnection, logger: Logger
-  ) async throws -> [Int] {
-    try await SaveMoves(jobs).rows(on: connection, logger: logger)
   }
 }
 
@@ -325,169 +292,6 @@ private struct SelectGames: PostgresPreparedStatement {
       },
       daily: dailyDay.map { DailyTag(day: $0, counted: dailyCounted == 1) })
   }
-}
-
-/// The same statement as ``SQLStore/insert(_:into:)``.
-private struct InsertGame: PostgresPreparedStatement {
-  static let name = "guesswork_insert_game"
-  static let sql = """
-    INSERT INTO games (id, player_id, kind, variant, settings, seed, state, version,
-      created_at, updated_at, finished_at, score, summary, daily_day, daily_counted)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-    """
-  /// Declared, not taken from the first values bound: a `nil` there would fix its type.
-  static let bindingDataTypes: [PostgresDataType] = [
-    .text, .text, .text, .text, .text, .int8, .text, .int8, .int8, .int8, .int8, .int8, .text,
-    .int8, .int8,
-  ]
-  typealias Row = ()
-  let game: GameRecord
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 15)
-    bindings.append(game.id)
-    bindings.append(game.playerID)
-    bindings.append(game.kind)
-    bindings.append(game.variant)
-    bindings.append(game.settings)
-    bindings.append(Int64(bitPattern: game.seed))
-    bindings.append(game.state)
-    bindings.append(game.version)
-    bindings.append(game.createdAt)
-    bindings.append(game.updatedAt)
-    bindings.append(game.finished?.at)
-    bindings.append(game.finished?.score)
-    bindings.append(game.finished?.summary)
-    bindings.append(game.daily?.day)
-    bindings.append(game.daily.map { $0.counted ? 1 : 0 })
-    return bindings
-  }
-
-  func decodeRow(_ row: PostgresRow) throws {}
-}
-
-/// A statement sent unnamed, so that PostgreSQL plans it at every call, for its values and
-/// the tables as they are, instead of keeping one plan for it as it does for a prepared
-/// statement after five calls. A plan kept from while `games` was young stays while the
-/// table grows, until autovacuum next analyzes it (a minute or more away): for a batch of
-/// moves it walked the partial index of every unfinished game and compared each with each
-/// move (125 games times 23 moves in a benchmark batch), so a batch cost more with every
-/// game left unfinished, by any player (BENCHMARKS.md). Planning costs the database about
-/// 0.2 ms a call, so only the statements whose plan goes wrong this way are planned each time.
-/// (Like a `PostgresPreparedStatement`, less the name and parameter types it is prepared with.)
-protocol PlannedEachTime: Sendable {
-  associatedtype Row
-  static var sql: String { get }
-  func makeBindings() throws -> PostgresBindings
-  func decodeRow(_ row: PostgresRow) throws -> Row
-}
-
-extension PlannedEachTime {
-  /// Runs the statement on `connection` as a query of its own (unnamed, so planned for its
-  /// values); answers its rows.
-  func rows(on connection: PostgresConnection, logger: Logger) async throws -> [Row] {
-    let query = PostgresQuery(unsafeSQL: Self.sql, binds: try makeBindings())
-    var rows: [Row] = []
-    for try await row in try await connection.query(query, logger: logger) {
-      rows.append(try decodeRow(row))
-    }
-    return rows
-  }
-}
-
-/// Moves of different games in one statement: each game's update when it is still at the
-/// version its move expects and not finished, and the action's row for each game updated.
-/// Answers the positions (from 0) of the moves that updated their game. The moves travel as
-/// arrays, a nullable value as a flag and a value. Planned each time: a kept plan could find
-/// the games through the index of unfinished ones instead of by their key.
-struct SaveMoves: PlannedEachTime {
-  static let sql = """
-    WITH input AS (
-      SELECT * FROM unnest($1::text[], $2::int8[], $3::text[], $4::int8[], $5::int8[],
-        $6::bool[], $7::int8[], $8::int8[], $9::text[], $10::bool[], $11::text[])
-        WITH ORDINALITY
-        AS t(id, expected, state, version, at, finished, finished_at, score, summary, acted,
-          action, position)
-    ), moved AS (
-      UPDATE games g SET state = i.state, version = i.version, updated_at = i.at,
-        finished_at = CASE WHEN i.finished THEN i.finished_at END,
-        score = CASE WHEN i.finished THEN i.score END,
-        summary = CASE WHEN i.finished THEN i.summary END
-      FROM input i
-      WHERE g.id = i.id AND g.version = i.expected AND g.finished_at IS NULL
-      RETURNING i.position
-    ), acted AS (
-      INSERT INTO actions (game_id, version, action, at)
-      SELECT i.id, i.version, i.action, i.at FROM input i JOIN moved m USING (position)
-      WHERE i.acted
-    )
-    SELECT position - 1 FROM moved
-    """
-  typealias Row = Int
-  let moves: [(move: Move, expectedVersion: Int)]
-
-  init(_ jobs: [WriteJob]) {
-    moves = jobs.compactMap {
-      guard case .saveMove(let move, let expectedVersion) = $0 else { return nil }
-      return (move, expectedVersion)
-    }
-  }
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 11)
-    bindings.append(moves.map(\.move.gameID))
-    bindings.append(moves.map { Int64($0.expectedVersion) })
-    bindings.append(moves.map(\.move.state))
-    bindings.append(moves.map { Int64($0.move.version) })
-    bindings.append(moves.map(\.move.at))
-    bindings.append(moves.map { $0.move.finished != nil })
-    bindings.append(moves.map { $0.move.finished?.at ?? 0 })
-    bindings.append(moves.map { Int64($0.move.finished?.score ?? 0) })
-    bindings.append(moves.map { $0.move.finished?.summary ?? "" })
-    bindings.append(moves.map { $0.move.action != nil })
-    bindings.append(moves.map { $0.move.action ?? "" })
-    return bindings
-  }
-
-  func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
-}
-
-/// How many of a player's games created since a moment are unfinished (a new game's limit).
-private struct CountUnfinished: PlannedEachTime {
-  static let sql = """
-    SELECT COUNT(*) FROM games
-    WHERE player_id = $1 AND finished_at IS NULL AND created_at > $2
-    """
-  typealias Row = Int
-  let playerID: String
-  let since: Int64
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 2)
-    bindings.append(playerID)
-    bindings.append(since)
-    return bindings
-  }
-
-  func decodeRow(_ row: PostgresRow) throws -> Int { Int(try row.decode(Int64.self)) }
-}
-
-/// Locks a player's row until the transaction ends, against their other new games: it does
-/// not hold back the inserts and updates that only refer to the row (their foreign keys).
-private struct LockPlayer: PostgresPreparedStatement {
-  static let name = "guesswork_lock_player"
-  static let sql = "SELECT id FROM players WHERE id = $1 FOR NO KEY UPDATE"
-  static let bindingDataTypes: [PostgresDataType] = [.text]
-  typealias Row = String
-  let playerID: String
-
-  func makeBindings() throws -> PostgresBindings {
-    var bindings = PostgresBindings(capacity: 1)
-    bindings.append(playerID)
-    return bindings
-  }
-
-  func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
 }
 
 /// The same question as ``SQLStore/statsTally(playerID:)``.

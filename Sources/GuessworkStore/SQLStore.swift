@@ -403,6 +403,31 @@ public final class SQLStore: GuessworkStore {
         "DROP INDEX IF EXISTS games_by_player",
       ]
     ),
+    (9, "PostgreSQL: a new game's limit counted inside the statement that stores it", []),
+  ]
+
+  /// Statements of a migration that run on PostgreSQL only, after its others: what the hot
+  /// path there (``PostgresGames``) needs and SQLite has no need or words for.
+  static let postgresMigrations: [Int: [SQLQueryString]] = [
+    9: [
+      // Locks the player's row, then counts their unfinished games created after `since`
+      // (``WriteBatch`` calls it for each player starting games in a batch). Volatile, so
+      // its count is a query of its own, with a new snapshot taken after the lock: a game
+      // another batch committed while this one waited for the lock is counted.
+      """
+      CREATE OR REPLACE FUNCTION guesswork_unfinished_games(player TEXT, since BIGINT)
+      RETURNS BIGINT LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        unfinished BIGINT;
+      BEGIN
+        PERFORM 1 FROM players WHERE id = $1 FOR NO KEY UPDATE;
+        SELECT COUNT(*) INTO unfinished FROM games
+        WHERE player_id = $1 AND finished_at IS NULL AND created_at > $2;
+        RETURN unfinished;
+      END
+      $$
+      """
+    ]
   ]
 
   /// The PostgreSQL advisory lock held while migrating ("gwmg").
@@ -443,6 +468,11 @@ public final class SQLStore: GuessworkStore {
     for migration in Self.migrations where !applied.contains(migration.version) {
       try await db.transaction {
         for statement in migration.statements { try await db.raw(statement).run() }
+        if db.dialect.name == "postgresql" {
+          for statement in Self.postgresMigrations[migration.version] ?? [] {
+            try await db.raw(statement).run()
+          }
+        }
         try await db.raw(
           """
           INSERT INTO schema_migrations (version, name, applied_at)

@@ -57,7 +57,7 @@ struct PostgresPlanTests {
     do {
       try await unfinished("young", 2)
       for _ in 1...6 {
-        _ = try await PostgresGames.saveMoves(batch(["none"]), on: connection, logger: logger)
+        _ = try await WriteBatch(batch(["none"])).run(on: connection, logger: logger)
       }
       try await unfinished("grown", 5_000)
       // The counts of this session's reads not yet reported, before and after the batch
@@ -74,8 +74,9 @@ struct PostgresPlanTests {
       }
       try await run("BEGIN")
       let before = try await rowsRead()
-      let moved = try await PostgresGames.saveMoves(
-        batch(["grown1", "grown2"]), on: connection, logger: logger)
+      let moved = try await WriteBatch(
+        batch(["grown1", "grown2"])
+      ).run(on: connection, logger: logger)
       let read = try await rowsRead() - before
       try await run("ROLLBACK")
       try await run("DROP TABLE pg_temp.actions, pg_temp.games")

@@ -104,11 +104,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == Array(1...8))
+      #expect(applied == Array(1...9))
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == Array(1...8))
+      #expect(applied == Array(1...9))
     }
   }
 
@@ -409,6 +409,38 @@ struct StoreContractTests {
       for id in ids { #expect(try await store.game(id: id) != nil) }
       #expect(try await !store.insertGame(gameRecord(player: player), within: limit))
     }
+  }
+
+  @Test(
+    "New games at once from two instances within a limit: as many are stored as it has places",
+    .enabled(if: Backend.postgresURL != nil))
+  func unfinishedLimitHoldsAcrossInstances() async throws {
+    let instances = [try await Backend.postgres.open(), try await Backend.postgres.open()]
+    do {
+      // Each instance's batches wait for the player's lock while the other's commit: the
+      // games those commit must be counted. Several players, for several chances to race.
+      for _ in 0..<5 {
+        let player = try await newPlayer(instances[0])
+        let limit = UnfinishedLimit(count: 8, since: 0)
+        let stored = try await withThrowingTaskGroup(of: Int.self) { group in
+          for index in 0..<24 {
+            group.addTask {
+              let store = instances[index % 2]
+              return try await store.insertGame(gameRecord(player: player), within: limit) ? 1 : 0
+            }
+          }
+          return try await group.reduce(0, +)
+        }
+        #expect(stored == 8)
+        let ids = try await instances[1].unfinishedGameIDs(
+          kinds: ["number"], since: 0, playerID: player.id, limit: 100)
+        #expect(ids.count == 8)
+      }
+    } catch {
+      for store in instances { try await store.close() }
+      throw error
+    }
+    for store in instances { try await store.close() }
   }
 
   @Test(
