@@ -23,9 +23,7 @@ import VaporCSQLite
 final class SQLiteWriter: Sendable {
   private struct Pending: Sendable {
     let job: WriteJob
-    let done: CheckedContinuation<Bool, any Error>
-    /// The event loop that asked, if it was one: the answer is handed back there.
-    let eventLoop: (any EventLoop)?
+    let asker: Asker<Bool>
   }
 
   /// At most this many live games are kept in memory, the ones in play (``RecentlyUsed``);
@@ -51,10 +49,7 @@ final class SQLiteWriter: Sendable {
   /// version (or finished), and nothing was written.
   func perform(_ job: WriteJob) async throws -> Bool {
     try await withCheckedThrowingContinuation { done in
-      let start = queue.withLockedValue {
-        $0.add(
-          Pending(job: job, done: done, eventLoop: MultiThreadedEventLoopGroup.currentEventLoop))
-      }
+      let start = queue.withLockedValue { $0.add(Pending(job: job, asker: Asker(done))) }
       if start { thread.submit { _ in self.drain() } }
     }
   }
@@ -81,29 +76,9 @@ final class SQLiteWriter: Sendable {
       batchSizes.record(batch.count)
       let results = connection.commit(batch.map(\.job))
       games.withLockedValue { $0.remember(zip(batch.lazy.map(\.job), results)) }
-      answer(batch, with: results)
+      Asker.answer(zip(batch.lazy.map(\.asker), results))
       // Only once everyone in the batch has their answer: a checkpoint waits for the disk.
       connection.checkpointIfDue()
-    }
-  }
-
-  /// Resumes everyone in `batch`. Those who asked from an event loop are resumed on it, all
-  /// of one loop's at once: one wake-up per loop instead of one per move, and each task goes
-  /// on where its connection is, instead of on whichever loop the writer's thread would pick.
-  private func answer(_ batch: [Pending], with results: [Result<Bool, any Error>]) {
-    typealias Answer = (pending: Pending, result: Result<Bool, any Error>)
-    var byLoop: [ObjectIdentifier: (loop: any EventLoop, answers: [Answer])] = [:]
-    for (pending, result) in zip(batch, results) {
-      guard let loop = pending.eventLoop else {
-        pending.done.resume(with: result)
-        continue
-      }
-      byLoop[ObjectIdentifier(loop), default: (loop, [])].answers.append((pending, result))
-    }
-    for (loop, answers) in byLoop.values {
-      loop.execute {
-        for (pending, result) in answers { pending.done.resume(with: result) }
-      }
     }
   }
 }

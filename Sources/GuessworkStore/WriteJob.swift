@@ -1,5 +1,7 @@
 import CoreMetrics
 import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
 
 /// A write on the hot path: a new game or a move. Each database's writer (``SQLiteWriter``,
 /// ``PostgresGames``) commits the jobs waiting at one moment in one transaction.
@@ -82,13 +84,45 @@ extension RecentlyUsed<String, GameRecord> {
   }
 }
 
+/// Someone waiting for an answer, and the event loop they asked from, if it was one.
+struct Asker<Output: Sendable>: Sendable {
+  let done: CheckedContinuation<Output, any Error>
+  let eventLoop: (any EventLoop)?
+
+  init(_ done: CheckedContinuation<Output, any Error>) {
+    self.done = done
+    eventLoop = MultiThreadedEventLoopGroup.currentEventLoop
+  }
+
+  /// Resumes every asker with their answer. Those who asked from an event loop are resumed
+  /// on it, all of one loop's at once: one wake-up per loop instead of one per asker, and each
+  /// task goes on where its connection is, to write its answer there, instead of on whichever
+  /// loop the batch finished on (BENCHMARKS.md).
+  static func answer(_ answers: some Sequence<(Asker, Result<Output, any Error>)>) {
+    var byLoop:
+      [ObjectIdentifier: (loop: any EventLoop, answers: [(Asker, Result<Output, any Error>)])] = [:]
+    for (asker, result) in answers {
+      guard let loop = asker.eventLoop, !loop.inEventLoop else {
+        asker.done.resume(with: result)
+        continue
+      }
+      byLoop[ObjectIdentifier(loop), default: (loop, [])].answers.append((asker, result))
+    }
+    for (loop, answers) in byLoop.values {
+      loop.execute {
+        for (asker, result) in answers { asker.done.resume(with: result) }
+      }
+    }
+  }
+}
+
 /// Calls made at one moment, answered together: each call joins the batch that waits for the
 /// next run (never one already running), and at most `drainers` batches run at once.
 /// PostgreSQL's reads and writes are both made this way (``PostgresGames``).
 final class Batched<Input: Sendable, Output: Sendable>: Sendable {
   private struct Waiting: Sendable {
     let input: Input
-    let done: CheckedContinuation<Output, any Error>
+    let asker: Asker<Output>
   }
 
   private let queue: NIOLockedValueBox<WriteQueue<Waiting>>
@@ -104,7 +138,7 @@ final class Batched<Input: Sendable, Output: Sendable>: Sendable {
     run: @escaping @Sendable ([Input]) async -> [Result<Output, any Error>]
   ) async throws -> Output {
     try await withCheckedThrowingContinuation { done in
-      let start = queue.withLockedValue { $0.add(Waiting(input: input, done: done)) }
+      let start = queue.withLockedValue { $0.add(Waiting(input: input, asker: Asker(done))) }
       if start { Task { await self.drain(run) } }
     }
   }
@@ -115,7 +149,7 @@ final class Batched<Input: Sendable, Output: Sendable>: Sendable {
       let batch = queue.withLockedValue { $0.take() }
       if batch.isEmpty { return }
       let results = await run(batch.map(\.input))
-      for (waiting, result) in zip(batch, results) { waiting.done.resume(with: result) }
+      Asker.answer(zip(batch.lazy.map(\.asker), results))
     }
   }
 }
