@@ -4,7 +4,8 @@
 (b) the move loop (moves.lua): players create Number games and play them to the end;
 (c) GET /api/games/{id} of a live game (read.lua).
 All three at the same concurrency, each repeated; medians reported, with (b)/(a) and (c)/(a),
-and the server's CPU time per request (read from /proc around each wrk run) and its ratios.
+and the server's CPU time per request (read from /proc around each wrk run) and its ratios,
+and the load client's (wrk's) own CPU time per request, spent on the same cores.
 With PostgreSQL, also the CPU time of this machine's postgres processes per move and per read,
 and the move loop run by run (the database's cost per move can grow over a run).
 
@@ -15,6 +16,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import socket
 import statistics
 import subprocess
@@ -166,6 +168,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
     shares = split(connections, len(servers))
     before = sum(cpu_seconds(process.pid) for process, _ in servers)
     database_before = database_cpu_seconds() if database else 0
+    children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     running = [start_wrk(url + path, share, seconds, script, script_args[i] if script_args else ())
                for i, ((_, url), share) in enumerate(zip(servers, shares))]
     try:
@@ -175,6 +178,11 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
             if w.poll() is None:
                 w.kill()
                 w.wait()
+    # The load client's own CPU (the wrk processes just waited for): on the same cores, so the
+    # ratios to the ceiling carry it too.
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    load_cpu = (children.ru_utime + children.ru_stime
+                - children_before.ru_utime - children_before.ru_stime)
     cpu = sum(cpu_seconds(process.pid) for process, _ in servers) - before
     database_cpu = database_cpu_seconds() - database_before if database else float("nan")
     result = {key: sum(part[key] for part in parts) for key in ("rps", "requests", "errors")}
@@ -183,6 +191,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
         if any(key in part for part in parts):
             result[key] = [item for part in parts for item in part.get(key, [])]
     result["cpu_us"] = cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
+    result["load_cpu_us"] = load_cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
     result["database_cpu_us"] = (database_cpu * 1e6 / result["requests"] if result["requests"]
                                  else float("nan"))
     if "actions" in parts[0]:
@@ -191,6 +200,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
         # Per accepted action: the move loop's unit, as its req/s.
         result["cpu_us_per_request"] = result["cpu_us"]
         result["cpu_us"] = cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
+        result["load_cpu_us"] = load_cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
         result["database_cpu_us"] = (database_cpu * 1e6 / result["actions"] if result["actions"]
                                      else float("nan"))
     return result
@@ -287,6 +297,9 @@ def main():
               f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
     print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
+    print("the load client's (wrk's) CPU: " + "; ".join(
+        f"{median_of(results[key], 'load_cpu_us'):.1f} µs {unit}"
+        for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
     if options.database_url:
         print(f"PostgreSQL's CPU (this machine's postgres processes) per move: "
               f"{median_of(results['moves'], 'database_cpu_us'):.1f} µs; per read: "
