@@ -69,8 +69,9 @@ struct LanguageTests {
       #expect(refused.code == "out-of-range")
       #expect(refused.message == refusedWords)
 
-      // A stale version.
-      try await ana.act(&game, #"{"type":"guess","number":50}"#)
+      // A stale version: after a digit typed on the pad, a move that cannot end the game (a
+      // guess could be right, and a move on a finished game hears that it is over instead).
+      try await ana.act(&game, #"{"type":"digit","digit":5}"#)
       let stale = try Self.error(
         try await Self.send(
           ana, .post, "/api/games/\(game.id)/actions",
