@@ -233,6 +233,9 @@ def test_a_hidden_page_plays_nothing(player):
     player.d.execute_cdp_cmd("Target.activateTarget", {"targetId": page})
     WebDriverWait(player.d, 5, poll_frequency=POLL).until(lambda d: not player.js("return document.hidden"))
     miss(player)
+    # Waited for, as elsewhere in this file: in a clean-clone CI run the cue was not yet in the
+    # list at the moment the guess showed (seen once in four runs).
+    wait_cue(player, "wrong", count=2)
     assert cues(player) == ["wrong", "wrong"]
 
 
