@@ -8,7 +8,8 @@ import PostgresNIO
 ///
 /// A batch used to be a transaction of six statements when it started a game (begin, lock
 /// the player, count their games, insert, the moves, commit), each a round trip and two hops
-/// between threads: 25% fewer moves a second than as one statement (BENCHMARKS.md).
+/// between threads. As one statement, the move loop moves about a tenth more moves a second,
+/// and the server and the database spend less CPU a move (BENCHMARKS.md).
 ///
 /// A new game's limit is checked by `guesswork_unfinished_games` (migration 9), which locks
 /// the player's row and then counts their unfinished games. It must be a function: a
