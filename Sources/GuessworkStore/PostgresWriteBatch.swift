@@ -133,10 +133,7 @@ struct WriteBatch: Sendable {
     bindings.append(records.map { Int64($0.version) })
     bindings.append(records.map(\.createdAt))
     bindings.append(records.map(\.updatedAt))
-    bindings.append(records.map { $0.finished != nil })
-    bindings.append(records.map { $0.finished?.at ?? 0 })
-    bindings.append(records.map { Int64($0.finished?.score ?? 0) })
-    bindings.append(records.map { $0.finished?.summary ?? "" })
+    Self.append(records.map(\.finished), to: &bindings)
     bindings.append(records.map { $0.daily != nil })
     bindings.append(records.map { Int64($0.daily?.day ?? 0) })
     bindings.append(records.map { Int64($0.daily.map { $0.counted ? 1 : 0 } ?? 0) })
@@ -172,17 +169,25 @@ struct WriteBatch: Sendable {
   }
 
   private func appendMoves(to bindings: inout PostgresBindings) {
-    let moves = moves.map(\.move)
-    bindings.append(moves.map(\.gameID))
-    bindings.append(self.moves.map { Int64($0.expectedVersion) })
-    bindings.append(moves.map(\.state))
-    bindings.append(moves.map { Int64($0.version) })
-    bindings.append(moves.map(\.at))
-    bindings.append(moves.map { $0.finished != nil })
-    bindings.append(moves.map { $0.finished?.at ?? 0 })
-    bindings.append(moves.map { Int64($0.finished?.score ?? 0) })
-    bindings.append(moves.map { $0.finished?.summary ?? "" })
-    bindings.append(moves.map { $0.action != nil })
-    bindings.append(moves.map { $0.action ?? "" })
+    let records = moves.map(\.move)
+    bindings.append(records.map(\.gameID))
+    bindings.append(moves.map { Int64($0.expectedVersion) })
+    bindings.append(records.map(\.state))
+    bindings.append(records.map { Int64($0.version) })
+    bindings.append(records.map(\.at))
+    Self.append(records.map(\.finished), to: &bindings)
+    bindings.append(records.map { $0.action != nil })
+    bindings.append(records.map { $0.action ?? "" })
+  }
+
+  /// What finished games recorded, or nothing, as four arrays: a flag, the moment, the score
+  /// and the summary (a new game and a move carry them alike).
+  private static func append(
+    _ finished: [GameRecord.Finished?], to bindings: inout PostgresBindings
+  ) {
+    bindings.append(finished.map { $0 != nil })
+    bindings.append(finished.map { $0?.at ?? 0 })
+    bindings.append(finished.map { Int64($0?.score ?? 0) })
+    bindings.append(finished.map { $0?.summary ?? "" })
   }
 }
