@@ -3,6 +3,7 @@ import Foundation
 import GuessworkServer
 import Hummingbird
 import Logging
+import NIOPosix
 
 /// `guesswork serve`: the server, with nothing to set up.
 struct Serve: AsyncParsableCommand {
@@ -136,7 +137,10 @@ struct Serve: AsyncParsableCommand {
       return handler
     }
     let app = try await buildApplication(configuration)
-    try await app.runService()
+    // Every task the server starts inherits this preference (EventLoopTaskExecutor.swift).
+    try await withTaskExecutorPreference(EventLoopTaskExecutor(group: .singleton)) {
+      try await app.runService()
+    }
   }
 
   static var httpsFromEnvironment: Bool {
