@@ -13,9 +13,10 @@ public struct Step: Sendable {
   public var events: [any Encodable & Sendable]
   public var isOver: Bool
   public var score: Int
-  /// The end-of-game figures.
-  public var summary: any Encodable & Sendable
-  /// The same figures, encoded, once the game is over.
+  /// The end-of-game figures, once the game is over (made only then: a move of a game that
+  /// goes on has no use for them).
+  public var summary: (any Encodable & Sendable)?
+  /// The same figures, encoded.
   public var encodedSummary: String?
   /// The action the step applied, encoded; none when only time passed.
   public var action: String?
@@ -373,14 +374,15 @@ public struct Engine<G: Game>: GameEngine {
   public func step(_ game: G, events: [G.Event], at now: Instant, encoded: String? = nil)
     throws -> Step
   {
-    Step(
+    let summary = game.isOver ? game.summary : nil
+    return Step(
       state: try encoded ?? CompactJSON.string(game),
       view: game.view(at: now),
       events: events,
       isOver: game.isOver,
       score: game.score,
-      summary: game.summary,
-      encodedSummary: game.isOver ? try CompactJSON.string(game.summary) : nil,
+      summary: summary,
+      encodedSummary: try summary.map { try CompactJSON.string($0) },
       action: nil,
       handback: game.handback)
   }

@@ -174,14 +174,23 @@ struct API: Sendable {
   /// other type is refused (415), so that a cross-site form (which can send `text/plain` but
   /// never `application/json` without the browser asking first) cannot act as the player.
   func body(of request: Request, limit: Int = maxBody) async throws -> Data {
-    let type = request.headers[.contentType]?.split(separator: ";").first?
-      .trimmingCharacters(in: .whitespaces).lowercased()
+    let type = request.headers[.contentType].map(Self.mediaType)
     let notJSON = APIError(
       .unsupportedMediaType, "unsupported-media-type", "error.unsupportedMediaType")
     if let type, type != "application/json" { throw notJSON }
     let body = try await anyBody(of: request, limit: limit)
     if type == nil, !body.isEmpty { throw notJSON }
     return body
+  }
+
+  /// The media type of a `Content-Type` value: what comes before any parameter, without the
+  /// spaces and tabs around it, in lower case. (Foundation's `trimmingCharacters(in:)` did
+  /// the same for about 1% of a move's CPU.)
+  static func mediaType(_ value: String) -> String {
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    var type = value.prefix { $0 != ";" }.drop(while: blank)
+    while let last = type.last, blank(last) { type.removeLast() }
+    return type.lowercased()
   }
 
   /// A request body of any type (an avatar is judged by its bytes), at most `limit` bytes.
@@ -544,7 +553,7 @@ struct API: Sendable {
     return GameReply(
       id: record.id, game: record.kind, version: version, isOver: step.isOver,
       score: step.score, variant: record.variant, view: step.view, events: events,
-      summary: step.isOver ? step.summary : nil,
+      summary: step.summary,
       newBest: best?.inVariant == true ? true : nil,
       newBestOverall: best?.overall == true ? true : nil,
       daily: record.daily.map { dailyReply($0, record: record, step: step, request: request) })

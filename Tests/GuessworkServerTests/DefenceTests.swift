@@ -154,12 +154,20 @@ struct DefenceTests {
         body: ByteBuffer(string: #"{"name":"Eve"}"#))
       #expect(renamed.status == .unsupportedMediaType)
       #expect(String(buffer: try await ana.send(.get, "/api/me").body).contains(#""name":"Ana""#))
-      // A charset parameter is fine.
-      let fine = try await client.execute(
-        uri: "/api/players", method: .post,
-        headers: [.contentType: "application/json; charset=utf-8"],
+      // A charset parameter is fine, and so are capitals, spaces and tabs around the type.
+      for type in [
+        "application/json; charset=utf-8", " Application/JSON\t;charset=utf-8", "APPLICATION/json ",
+      ] {
+        let fine = try await client.execute(
+          uri: "/api/players", method: .post, headers: [.contentType: type],
+          body: ByteBuffer(string: #"{"name":"Bo"}"#))
+        #expect(fine.status == .created, "\(type)")
+      }
+      // Not a type that only begins like JSON's.
+      let longer = try await client.execute(
+        uri: "/api/players", method: .post, headers: [.contentType: "application/jsonx"],
         body: ByteBuffer(string: #"{"name":"Bo"}"#))
-      #expect(fine.status == .created)
+      #expect(longer.status == .unsupportedMediaType)
     }
   }
 
