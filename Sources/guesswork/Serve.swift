@@ -137,7 +137,9 @@ struct Serve: AsyncParsableCommand {
       return handler
     }
     let app = try await buildApplication(configuration)
-    // Every task the server starts inherits this preference (EventLoopTaskExecutor.swift).
+    // Each connection's task (a child of the server's task group) inherits this preference
+    // (EventLoopTaskExecutor.swift); an unstructured task does not, and runs on the same
+    // loops through NIOSingletons' global executor, as before.
     try await withTaskExecutorPreference(EventLoopTaskExecutor(group: .singleton)) {
       try await app.runService()
     }
