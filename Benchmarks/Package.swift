@@ -16,6 +16,7 @@ let package = Package(
       name: "EngineBenchmarks",
       dependencies: [
         .product(name: "GuessworkCore", package: "Guesswork"),
+        .product(name: "GuessworkStore", package: "Guesswork"),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/EngineBenchmarks",

@@ -199,6 +199,11 @@ public struct Engine<G: Game>: GameEngine {
   }
 
   public func read(body: Data) throws -> ActionRequest {
+    // An action is nearly always plain JSON, read without JSONDecoder; anything else, and
+    // any mistake, goes to JSONDecoder, whose errors the player is told.
+    if let plain = PlainJSON.decode(ActionBody.self, from: body), case .success = plain.action {
+      return ActionRequest(version: plain.version, action: plain.action.map { $0 })
+    }
     let body = try JSONDecoder().decode(ActionBody.self, from: body)
     return ActionRequest(version: body.version, action: body.action.map { $0 })
   }

@@ -1,9 +1,10 @@
 // What one game costs the server's CPU, per game: starting it, one typical action, storing
 // and loading a mid-game state (JSON, as the server does), and building the view; and one
-// CIEDE2000 colour difference. Run: `cd Benchmarks && swift package benchmark`.
+// CIEDE2000 colour difference; and reading a move's body, with and without JSONDecoder. Run: `cd Benchmarks && swift package benchmark`.
 import Benchmark
 import Foundation
 import GuessworkCore
+import GuessworkStore
 
 let words = GuessOrPassGame.Words(fresh: (0..<250).map { "word \($0)" })
 let deck = (0..<30).map { PictureQuizGame.Item(id: "item-\($0)", name: "Item \($0)") }
@@ -65,8 +66,32 @@ let benchmarks: @Sendable () -> Void = {
     start: { try GuessOrPassGame(settings: .init(), content: words, seed: $0, at: .zero) },
     action: .guessed, prepare: { game in _ = game.tick(at: Instant(milliseconds: 6_000)) })
   gameBenchmarks(
-    "Picture Quiz", start: { try PictureQuizGame(settings: .init(), content: deck, seed: $0, at: .zero) },
+    "Picture Quiz",
+    start: { try PictureQuizGame(settings: .init(), content: deck, seed: $0, at: .zero) },
     action: .choose(0))
+
+  // A move's body as the browser sends it, read as the server reads it.
+  struct Body: Decodable {
+    var version: Int
+    var action: NumberGame.Action
+  }
+  let body = Data(#"{"action":{"type":"guess","number":4321},"version":7}"#.utf8)
+  Benchmark(
+    "Action body: JSONDecoder",
+    configuration: .init(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(try JSONDecoder().decode(Body.self, from: body))
+    }
+  }
+  Benchmark(
+    "Action body: PlainJSON",
+    configuration: .init(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(PlainJSON.decode(Body.self, from: body)) }
+  }
 
   Benchmark(
     "CIEDE2000: one pair",

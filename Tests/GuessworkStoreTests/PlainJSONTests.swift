@@ -1,0 +1,168 @@
+import Foundation
+import GuessworkCore
+import GuessworkStore
+import Testing
+
+/// PlainJSON reads what Foundation's `JSONDecoder` reads, to the same value, or gives up:
+/// never a value `JSONDecoder` would refuse or read differently. Checked on every game's
+/// actions as the API receives them, on shapes the games do not use, and on thousands of
+/// bodies mangled at random from those.
+@Suite struct PlainJSONTests {
+  /// What a move's body looks like (the engine's own type is private to it).
+  struct Body<Action: Codable & Equatable>: Codable, Equatable {
+    var version: Int
+    var action: Action
+  }
+
+  /// Every game's actions, each as a body.
+  static let bodies: [String] = {
+    func bodies<A: Codable & Equatable>(_ actions: [A]) -> [String] {
+      actions.enumerated().map { index, action in
+        try! CompactJSON.string(Body(version: index * 7, action: action))
+      }
+    }
+    return bodies([NumberGame.Action.digit(5), .backspace, .clear, .enter, .guess(4321)])
+      + bodies([ColorMatchGame.Action.answer(match: true, reactionMs: 612), .quit])
+      + bodies([ColorMatchGame.Action.answer(match: false)])
+      + bodies([BullseyeGame.Action.check(guess: RGB(r: 12, g: 200, b: 0)), .next, .newColour])
+      + bodies([BullseyeGame.Action.finish]) + bodies(GuessOrPassGame.Action.allCases)
+      + bodies([PictureQuizGame.Action.choose(3), .next])
+  }()
+
+  /// Whether PlainJSON and JSONDecoder agree on `text` as a `T`: PlainJSON reads nothing
+  /// that JSONDecoder refuses, and reads what it reads to an equal value. Returns whether
+  /// PlainJSON read it.
+  @discardableResult
+  func agree<T: Decodable & Equatable>(
+    _ type: T.Type, _ text: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    let data = Data(text)
+    let foundation = try? JSONDecoder().decode(type, from: data)
+    guard let plain = PlainJSON.decode(type, from: data) else { return false }
+    #expect(
+      foundation == plain, "\(String(decoding: text, as: UTF8.self))",
+      sourceLocation: sourceLocation)
+    return true
+  }
+
+  /// Reads `text` as a body of each game's actions; returns how many read it.
+  @discardableResult
+  func agreeAsAnyBody(_ text: [UInt8]) -> Int {
+    [
+      agree(Body<NumberGame.Action>.self, text), agree(Body<ColorMatchGame.Action>.self, text),
+      agree(Body<BullseyeGame.Action>.self, text), agree(Body<GuessOrPassGame.Action>.self, text),
+      agree(Body<PictureQuizGame.Action>.self, text),
+    ].filter { $0 }.count
+  }
+
+  @Test func everyGamesActionsAreReadAsFoundationReadsThem() {
+    for body in Self.bodies {
+      // Each body is some game's action (`next` is two games'), read without JSONDecoder.
+      #expect(agreeAsAnyBody(Array(body.utf8)) >= 1, "\(body)")
+      // Spaced out as a person might write it.
+      let spaced = body.replacingOccurrences(of: ",", with: " ,\n\t")
+        .replacingOccurrences(of: ":", with: " : ").replacingOccurrences(of: "{", with: "{ \r\n")
+      #expect(agreeAsAnyBody(Array(" \(spaced) ".utf8)) >= 1, "\(spaced)")
+    }
+    // Keys in another order, an unknown key, null for an optional value.
+    #expect(
+      agree(
+        Body<NumberGame.Action>.self,
+        Array(#"{"action":{"number":-0,"type":"guess","x":{}},"version":3}"#.utf8)))
+    #expect(
+      agree(
+        Body<ColorMatchGame.Action>.self,
+        Array(#"{"version":0,"action":{"type":"answer","match":false,"reactionMs":null}}"#.utf8)))
+  }
+
+  @Test func whatItDoesNotReadIsLeftToFoundation() {
+    let given: [String] = [
+      "", " ", "{", "}", "[]", "null", "1", #""x""#, #"{"version":1}"#,
+      #"{"version":1,"action":{"type":"guess","number":1.5}}"#,
+      #"{"version":1,"action":{"type":"guess","number":1e2}}"#,
+      #"{"version":1,"action":{"type":"guess","number":12345678901234567890}}"#,
+      #"{"version":01,"action":{"type":"enter"}}"#,
+      #"{"version":1,"version":2,"action":{"type":"enter"}}"#,
+      #"{"version":1,"action":{"type":"ent\u0065r"}}"#,
+      #"{"version":1,"action":{"type":"enter"}} x"#,
+      #"{"version":1,"action":{"type":"enter"},}"#,
+      #"{"version":1 "action":{"type":"enter"}}"#,
+      #"{"version":"1","action":{"type":"enter"}}"#,
+      #"{"version":true,"action":{"type":"enter"}}"#,
+      #"{"version":1,"action":{"type":"guess","number":null}}"#,
+      #"{"version":1,"action":{"type":"Guess","number":1}}"#,
+      #"{"version":1,"action":{"type":"check","guess":{"r":1,"g":2}}}"#,
+      #"{"version":1,"action":{"type":"check","guess":[1,2,3]}}"#,
+      #"{"version":1,"action":{"type":"answer","match":1}}"#,
+      #"{"version":1,"action":{"type":"answer","match":true,"reactionMs":612.4}}"#,
+      #"{"version":1,"action":{"type":"answer","match":true,"reactionMs":-1}}"#,
+      #"{"version":1,"action":{"type":"é"}}"#,
+      "{\"version\":1,\"action\":{\"type\":\"a\tb\"}}",
+      #"{"version":1,"action":{"type":"guessed"}"#,
+      #"{"version":-,"action":{"type":"guessed"}}"#,
+      #"{"version":1,"action":{"type":"guessed"}}}"#,
+      #"{"version":1,"action":tru}"#,
+    ]
+    for text in given {
+      #expect(agreeAsAnyBody(Array(text.utf8)) == 0, "\(text)")
+    }
+  }
+
+  /// Shapes the games do not use: PlainJSON either reads them as JSONDecoder does, or leaves
+  /// them to it.
+  struct Shapes: Codable, Equatable {
+    var small: Int8?
+    var float: Float?
+    var double: Double?
+    var unsigned: UInt64?
+    var wide: Int64?
+    var list: [Int]?
+    var map: [String: Int]?
+    var data: Data?
+    var date: Date?
+    var url: URL?
+    var nested: [String: [String: Bool]]?
+  }
+
+  @Test func otherShapesAreReadAsFoundationReadsThemOrLeftToIt() {
+    let read = [
+      #"{"double":9007199254740992,"wide":-123456789012345678}"#,
+      #"{"map":{"a":1,"b":-2},"nested":{"x":{"y":true}}}"#, "{}",
+    ]
+    for text in read { #expect(agree(Shapes.self, Array(text.utf8)), "\(text)") }
+    let left = [
+      #"{"small":300}"#, #"{"small":-3}"#, #"{"float":1}"#, #"{"unsigned":5}"#,
+      #"{"list":[1]}"#, #"{"data":"AAE="}"#, #"{"date":0}"#, #"{"url":"http://a"}"#,
+      #"{"double":9007199254740993}"#,
+    ]
+    for text in left { #expect(!agree(Shapes.self, Array(text.utf8)), "\(text)") }
+  }
+
+  /// Thousands of bodies made from real ones by random edits with the characters JSON is
+  /// made of: on every one, PlainJSON agrees with JSONDecoder or gives up.
+  @Test(arguments: [1, 2, 3] as [UInt64])
+  func mangledBodiesAgree(seed: UInt64) {
+    var random = SeededRandom(seed: seed)
+    let alphabet = Array(#"{}[]":,-0123456789.eE tfnrul\ "#.utf8) + [0x09, 0x0A, 0xC3, 0xA9, 0x00]
+    var read = 0
+    var tried = 0
+    for body in Self.bodies {
+      for _ in 0..<300 {
+        var bytes = Array(body.utf8)
+        for _ in 0...(random.next() % 3) {
+          let at = Int(random.next() % UInt64(bytes.count + 1))
+          let byte = alphabet[Int(random.next() % UInt64(alphabet.count))]
+          switch random.next() % 3 {
+          case 0: bytes.insert(byte, at: at)
+          case 1: if at < bytes.count { bytes.remove(at: at) }
+          default: if at < bytes.count { bytes[at] = byte }
+          }
+        }
+        tried += 1
+        if agreeAsAnyBody(bytes) > 0 { read += 1 }
+      }
+    }
+    // Some edits leave a body readable (a space, a digit): those were compared, not skipped.
+    #expect(read > tried / 100, "\(read) of \(tried) mangled bodies read")
+  }
+}
