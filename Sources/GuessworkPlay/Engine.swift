@@ -293,7 +293,7 @@ public struct Engine<G: Game>: GameEngine {
   /// that is no setting of this game is refused, not ignored: a misspelt setting would
   /// otherwise start a game the player did not ask for.
   public func settings(from body: Data) throws -> G.Settings {
-    let settings = try JSONDecoder().decode(SettingsBody.self, from: body).settings ?? .init()
+    let settings = try PlainJSON.read(SettingsBody.self, from: body).settings ?? .init()
     let given = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["settings"]
     let names = G.Settings.fields.map(\.name)
     if let given = given as? [String: Any],

@@ -322,7 +322,7 @@ struct RoundsDriver<G: RoomPlayable>: MatchDriver {
   func nextChange(after now: Instant) -> Instant? { match.nextChange(after: now) }
 
   mutating func play(_ player: String, round: Int?, action: Data, at now: Instant) throws {
-    let read = try JSONDecoder().decode(PlayedAction<G.Action>.self, from: action)
+    let read = try PlainJSON.read(PlayedAction<G.Action>.self, from: action)
     try match.play(player, round: round ?? -1, read.action.action, at: now)
   }
 
@@ -373,8 +373,7 @@ struct TeamsDriver: MatchDriver {
   func nextChange(after now: Instant) -> Instant? { match.nextChange(after: now) }
 
   mutating func play(_ player: String, round: Int?, action: Data, at now: Instant) throws {
-    let read = try JSONDecoder().decode(
-      PlayedAction<GuessOrPassGame.Action>.self, from: action)
+    let read = try PlainJSON.read(PlayedAction<GuessOrPassGame.Action>.self, from: action)
     try match.play(player, read.action.action, at: now)
   }
 

@@ -374,7 +374,7 @@ struct API: Sendable {
     let playerID = try await identity.requirePlayerID(of: request)
     try limiter.admit(.games, key: playerID)
     let body = try await body(of: request)
-    let input = try JSONDecoder().decode(NewGame.self, from: body)
+    let input = try PlainJSON.read(NewGame.self, from: body)
     guard let engine = engines[input.game] else {
       throw APIError(
         .badRequest, "unknown-game", "error.unknownGame",

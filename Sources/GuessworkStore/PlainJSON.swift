@@ -1,15 +1,18 @@
 public import Foundation
 
 /// Decodes small, plain JSON documents (an action a player sends) without Foundation's
-/// `JSONDecoder`, which costs about 5 µs for a 60-byte body: about 5% of a move's server CPU
-/// (BENCHMARKS.md).
+/// `JSONDecoder`, which costs about 3.8 µs for a move's 60-byte body, against 1.2 here
+/// (BENCHMARKS.md, "Engines").
 ///
 /// It reads only a plain subset of JSON: objects, strings with no escapes and only ASCII,
 /// whole numbers of at most 18 digits, `true`, `false` and `null`, with no key twice in an
-/// object. On anything else (an array, a fraction, an escape, a duplicate key, a value the
-/// type refuses) it gives up and answers nil, and the caller decodes with `JSONDecoder`, which
-/// then also says exactly what is wrong. So a body this reads decodes to what `JSONDecoder`
-/// makes of it, and every error is `JSONDecoder`'s own (a differential test holds it to both).
+/// object. On anything else it gives up and the caller decodes with `JSONDecoder`: a document
+/// outside that subset (an array, a fraction, an escape, a duplicate key), a type `JSONDecoder`
+/// treats specially (`Data`, `URL`, `Date`, `Decimal`), a number it cannot be sure to convert
+/// as `JSONDecoder` would, or any error at all, so every error a client sees is
+/// `JSONDecoder`'s own. Giving up is remembered even when a type's own decoder catches the
+/// error and tries something else (`try?`), so a value is never read differently.
+/// A differential test holds it to reading what `JSONDecoder` reads, to the same value.
 public enum PlainJSON {
   /// `T` from `bytes`, or nil when they are not plain JSON or `T` does not decode from them.
   public static func decode<T: Decodable>(_ type: T.Type, from bytes: Data) -> T? {
@@ -20,7 +23,16 @@ public enum PlainJSON {
       return reader.position == reader.bytes.count ? value : nil
     }
     guard let value else { return nil }
-    return try? T(from: ValueDecoder(value: value, codingPath: []))
+    let attempt = Attempt()
+    let decoded = try? T(from: ValueDecoder(value: value, codingPath: [], attempt: attempt))
+    return attempt.gaveUp ? nil : decoded
+  }
+
+  /// `T` from `bytes`: read here when they are plain, else by `JSONDecoder`, whose error
+  /// is thrown when they do not make a `T`.
+  public static func read<T: Decodable>(_ type: T.Type, from bytes: Data) throws -> T {
+    if let plain = decode(type, from: bytes) { return plain }
+    return try JSONDecoder().decode(type, from: bytes)
   }
 
   /// A parsed plain JSON value.
@@ -30,31 +42,6 @@ public enum PlainJSON {
     case integer(Int)
     case bool(Bool)
     case null
-
-    func text() throws -> String {
-      guard case .string(let text) = self else { throw NotPlain() }
-      return text
-    }
-
-    func flag() throws -> Bool {
-      guard case .bool(let flag) = self else { throw NotPlain() }
-      return flag
-    }
-
-    func integer<I: FixedWidthInteger>(_ type: I.Type) throws -> I {
-      guard case .integer(let number) = self, let exact = I(exactly: number) else {
-        throw NotPlain()
-      }
-      return exact
-    }
-
-    /// Exactly as the digits say: whole numbers up to 2^53 are exact in a `Double`.
-    func double() throws -> Double {
-      guard case .integer(let number) = self, number.magnitude <= 1 << 53 else {
-        throw NotPlain()
-      }
-      return Double(number)
-    }
   }
 
   /// Reads a value from bytes, nil as soon as something is not plain JSON.
@@ -173,50 +160,99 @@ public enum PlainJSON {
     }
   }
 
-  /// Thrown whenever a type asks for something the value is not; the caller then decodes
-  /// with `JSONDecoder`, so no one sees it.
-  struct NotPlain: Error {}
+  /// One decoding, and whether it gave up on something only `JSONDecoder` can tell.
+  final class Attempt {
+    var gaveUp = false
+
+    /// Gives up: this decoding's result, whatever it is, will not be used.
+    func giveUp() -> any Error {
+      gaveUp = true
+      return GaveUp()
+    }
+
+    func text(_ value: Value) throws -> String {
+      guard case .string(let text) = value else { throw Mismatch() }
+      return text
+    }
+
+    func flag(_ value: Value) throws -> Bool {
+      guard case .bool(let flag) = value else { throw Mismatch() }
+      return flag
+    }
+
+    /// A whole number as `I`; one out of its range is an error for `JSONDecoder` too.
+    func integer<I: FixedWidthInteger>(_ value: Value, as type: I.Type) throws -> I {
+      guard case .integer(let number) = value else { throw Mismatch() }
+      guard let exact = I(exactly: number) else { throw Mismatch() }
+      return exact
+    }
+
+    /// A whole number, exact in `F` (up to 2^53 in a `Double`, 2^24 in a `Float`); a larger
+    /// one is rounded, and left to `JSONDecoder` to round.
+    func floatingPoint<F: BinaryFloatingPoint>(_ value: Value, as type: F.Type) throws -> F {
+      guard case .integer(let number) = value else { throw Mismatch() }
+      guard number.magnitude <= 1 << (F.significandBitCount + 1) else { throw giveUp() }
+      return F(number)
+    }
+
+    /// `T` from `value`: the common scalars read here, the types `JSONDecoder` treats
+    /// specially left to it, anything else by decoding itself.
+    func decode<T: Decodable>(_ type: T.Type, from value: Value, at path: [any CodingKey])
+      throws -> T
+    {
+      switch type {
+      case is String.Type: return try text(value) as! T
+      case is Bool.Type: return try flag(value) as! T
+      case is Int.Type: return try integer(value, as: Int.self) as! T
+      case is Int64.Type: return try integer(value, as: Int64.self) as! T
+      case is Int32.Type: return try integer(value, as: Int32.self) as! T
+      case is Int16.Type: return try integer(value, as: Int16.self) as! T
+      case is Int8.Type: return try integer(value, as: Int8.self) as! T
+      case is UInt.Type: return try integer(value, as: UInt.self) as! T
+      case is UInt64.Type: return try integer(value, as: UInt64.self) as! T
+      case is UInt32.Type: return try integer(value, as: UInt32.self) as! T
+      case is UInt16.Type: return try integer(value, as: UInt16.self) as! T
+      case is UInt8.Type: return try integer(value, as: UInt8.self) as! T
+      case is Double.Type: return try floatingPoint(value, as: Double.self) as! T
+      case is Float.Type: return try floatingPoint(value, as: Float.self) as! T
+      case is Data.Type, is URL.Type, is Date.Type, is Decimal.Type, is any BinaryInteger.Type,
+        is any FloatingPoint.Type:
+        throw giveUp()
+      default:
+        return try T(from: ValueDecoder(value: value, codingPath: path, attempt: self))
+      }
+    }
+  }
+
+  /// What a value is not, where `JSONDecoder` would fail too (a string asked for a number).
+  struct Mismatch: Error {}
+  /// What only `JSONDecoder` can tell.
+  struct GaveUp: Error {}
 
   struct ValueDecoder: Decoder {
     let value: Value
     let codingPath: [any CodingKey]
+    let attempt: Attempt
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-      guard case .object(let members) = value else { throw NotPlain() }
-      return KeyedDecodingContainer(Keyed(members: members, codingPath: codingPath))
+      guard case .object(let members) = value else { throw Mismatch() }
+      return KeyedDecodingContainer(
+        Keyed(members: members, codingPath: codingPath, attempt: attempt))
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw NotPlain() }
+    /// Plain JSON has no arrays, so there is none to give.
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Mismatch() }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer {
-      Single(value: value, codingPath: codingPath)
-    }
-  }
-
-  /// `T` from `value`: the scalars read here, anything else by decoding itself.
-  static func decode<T: Decodable>(_ type: T.Type, from value: Value, at path: [any CodingKey])
-    throws -> T
-  {
-    switch type {
-    case is String.Type: return try value.text() as! T
-    case is Bool.Type: return try value.flag() as! T
-    case is Int.Type: return try value.integer(Int.self) as! T
-    case is Int64.Type: return try value.integer(Int64.self) as! T
-    case is Double.Type: return try value.double() as! T
-    // Types Foundation's decoder treats specially (Data as Base64, a URL as a string...),
-    // and the other numbers: left to it.
-    case is Data.Type, is URL.Type, is Date.Type, is Decimal.Type, is any BinaryInteger.Type,
-      is any FloatingPoint.Type:
-      throw NotPlain()
-    default:
-      return try T(from: ValueDecoder(value: value, codingPath: path))
+      Single(value: value, codingPath: codingPath, attempt: attempt)
     }
   }
 
   struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let members: [(key: String, value: Value)]
     let codingPath: [any CodingKey]
+    let attempt: Attempt
 
     var allKeys: [Key] { members.compactMap { Key(stringValue: $0.key) } }
 
@@ -224,7 +260,7 @@ public enum PlainJSON {
 
     func member(_ key: Key) throws -> Value {
       guard let found = members.first(where: { $0.key == key.stringValue }) else {
-        throw NotPlain()
+        throw Mismatch()
       }
       return found.value
     }
@@ -235,48 +271,71 @@ public enum PlainJSON {
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-      try PlainJSON.decode(type, from: try member(key), at: codingPath + [key])
+      try attempt.decode(type, from: try member(key), at: codingPath + [key])
     }
 
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try member(key).text() }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try member(key).flag() }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+      try attempt.text(member(key))
+    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+      try attempt.flag(member(key))
+    }
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-      try member(key).double()
+      try attempt.floatingPoint(member(key), as: type)
     }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { throw NotPlain() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+      try attempt.floatingPoint(member(key), as: type)
+    }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-      try member(key).integer(type)
+      try attempt.integer(member(key), as: type)
     }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { throw NotPlain() }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { throw NotPlain() }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { throw NotPlain() }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+      try attempt.integer(member(key), as: type)
+    }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+      try attempt.integer(member(key), as: type)
+    }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+      try attempt.integer(member(key), as: type)
+    }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-      try member(key).integer(type)
+      try attempt.integer(member(key), as: type)
     }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { throw NotPlain() }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { throw NotPlain() }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { throw NotPlain() }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { throw NotPlain() }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { throw NotPlain() }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+      try attempt.integer(member(key), as: type)
+    }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+      try attempt.integer(member(key), as: type)
+    }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+      try attempt.integer(member(key), as: type)
+    }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+      try attempt.integer(member(key), as: type)
+    }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+      try attempt.integer(member(key), as: type)
+    }
 
     func nestedContainer<NestedKey: CodingKey>(
       keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-      try ValueDecoder(value: try member(key), codingPath: codingPath + [key]).container(
-        keyedBy: type)
+      try ValueDecoder(value: try member(key), codingPath: codingPath + [key], attempt: attempt)
+        .container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-      throw NotPlain()
+      throw Mismatch()
     }
 
-    func superDecoder() throws -> any Decoder { throw NotPlain() }
-    func superDecoder(forKey key: Key) throws -> any Decoder { throw NotPlain() }
+    func superDecoder() throws -> any Decoder { throw attempt.giveUp() }
+    func superDecoder(forKey key: Key) throws -> any Decoder { throw attempt.giveUp() }
   }
 
   struct Single: SingleValueDecodingContainer {
     let value: Value
     let codingPath: [any CodingKey]
+    let attempt: Attempt
 
     func decodeNil() -> Bool {
       if case .null = value { return true }
@@ -284,22 +343,24 @@ public enum PlainJSON {
     }
 
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-      try PlainJSON.decode(type, from: value, at: codingPath)
+      try attempt.decode(type, from: value, at: codingPath)
     }
 
-    func decode(_ type: String.Type) throws -> String { try value.text() }
-    func decode(_ type: Bool.Type) throws -> Bool { try value.flag() }
-    func decode(_ type: Double.Type) throws -> Double { try value.double() }
-    func decode(_ type: Float.Type) throws -> Float { throw NotPlain() }
-    func decode(_ type: Int.Type) throws -> Int { try value.integer(type) }
-    func decode(_ type: Int8.Type) throws -> Int8 { throw NotPlain() }
-    func decode(_ type: Int16.Type) throws -> Int16 { throw NotPlain() }
-    func decode(_ type: Int32.Type) throws -> Int32 { throw NotPlain() }
-    func decode(_ type: Int64.Type) throws -> Int64 { try value.integer(type) }
-    func decode(_ type: UInt.Type) throws -> UInt { throw NotPlain() }
-    func decode(_ type: UInt8.Type) throws -> UInt8 { throw NotPlain() }
-    func decode(_ type: UInt16.Type) throws -> UInt16 { throw NotPlain() }
-    func decode(_ type: UInt32.Type) throws -> UInt32 { throw NotPlain() }
-    func decode(_ type: UInt64.Type) throws -> UInt64 { throw NotPlain() }
+    func decode(_ type: String.Type) throws -> String { try attempt.text(value) }
+    func decode(_ type: Bool.Type) throws -> Bool { try attempt.flag(value) }
+    func decode(_ type: Double.Type) throws -> Double {
+      try attempt.floatingPoint(value, as: type)
+    }
+    func decode(_ type: Float.Type) throws -> Float { try attempt.floatingPoint(value, as: type) }
+    func decode(_ type: Int.Type) throws -> Int { try attempt.integer(value, as: type) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try attempt.integer(value, as: type) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try attempt.integer(value, as: type) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try attempt.integer(value, as: type) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try attempt.integer(value, as: type) }
+    func decode(_ type: UInt.Type) throws -> UInt { try attempt.integer(value, as: type) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try attempt.integer(value, as: type) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try attempt.integer(value, as: type) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try attempt.integer(value, as: type) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try attempt.integer(value, as: type) }
   }
 }

@@ -127,15 +127,43 @@ import Testing
   @Test func otherShapesAreReadAsFoundationReadsThemOrLeftToIt() {
     let read = [
       #"{"double":9007199254740992,"wide":-123456789012345678}"#,
-      #"{"map":{"a":1,"b":-2},"nested":{"x":{"y":true}}}"#, "{}",
+      #"{"map":{"a":1,"b":-2},"nested":{"x":{"y":true}}}"#, "{}", #"{"small":-3}"#,
+      #"{"float":16777216}"#, #"{"unsigned":5}"#,
     ]
     for text in read { #expect(agree(Shapes.self, Array(text.utf8)), "\(text)") }
     let left = [
-      #"{"small":300}"#, #"{"small":-3}"#, #"{"float":1}"#, #"{"unsigned":5}"#,
-      #"{"list":[1]}"#, #"{"data":"AAE="}"#, #"{"date":0}"#, #"{"url":"http://a"}"#,
+      #"{"small":300}"#, #"{"unsigned":-5}"#, #"{"float":16777217}"#, #"{"list":[1]}"#,
+      #"{"data":"AAE="}"#, #"{"date":0}"#, #"{"url":"http://a"}"#,
       #"{"double":9007199254740993}"#,
     ]
     for text in left { #expect(!agree(Shapes.self, Array(text.utf8)), "\(text)") }
+  }
+
+  /// A type that tries one reading and, when it fails, another.
+  enum Either: Decodable, Equatable {
+    case data(Data)
+    case text(String)
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let data = try? container.decode(Data.self) {
+        self = .data(data)
+      } else {
+        self = .text(try container.decode(String.self))
+      }
+    }
+  }
+
+  /// Where PlainJSON gives up and the type tries something else, PlainJSON still gives up,
+  /// rather than read the something else that JSONDecoder never reaches.
+  @Test func givingUpIsNotCaughtByTheTypeBeingRead() throws {
+    let text = Data(#""AAE=""#.utf8)
+    #expect(try JSONDecoder().decode(Either.self, from: text) == .data(Data([0, 1])))
+    #expect(PlainJSON.decode(Either.self, from: text) == nil)
+    #expect(try PlainJSON.read(Either.self, from: text) == .data(Data([0, 1])))
+    // Asking for Data gives up whatever the value is: JSONDecoder decides.
+    #expect(PlainJSON.decode(Either.self, from: Data(#""abc""#.utf8)) == nil)
+    #expect(try JSONDecoder().decode(Either.self, from: Data(#""abc""#.utf8)) == .text("abc"))
   }
 
   /// Thousands of bodies made from real ones by random edits with the characters JSON is
