@@ -18,15 +18,9 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
   /// The catalogs error messages are said from, in the request's language (`Accept-Language`).
   var catalogs: [Language: Catalog] = Catalog.bundled
 
-  static var securityHeaders: HTTPFields {
-    [
-      .xContentTypeOptions: "nosniff",
-      .contentSecurityPolicy:
-        "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-      HTTPField.Name("Referrer-Policy")!: "same-origin",
-      HTTPField.Name("X-Frame-Options")!: "DENY",
-    ]
-  }
+  /// Made once (``edgeSecurityHeaders``): built for every answer, they were about 1% of a
+  /// read's CPU (perf).
+  static var securityHeaders: HTTPFields { edgeSecurityHeaders }
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -123,3 +117,12 @@ func json(encoded bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response
     headers: [.contentType: "application/json; charset=utf-8"],
     body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
 }
+
+/// The headers every answer carries (``EdgeMiddleware/securityHeaders``).
+private let edgeSecurityHeaders: HTTPFields = [
+  .xContentTypeOptions: "nosniff",
+  .contentSecurityPolicy:
+    "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+  HTTPField.Name("Referrer-Policy")!: "same-origin",
+  HTTPField.Name("X-Frame-Options")!: "DENY",
+]
