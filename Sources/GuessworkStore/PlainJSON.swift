@@ -204,19 +204,12 @@ public enum PlainJSON {
       case is String.Type: return try text(value) as! T
       case is Bool.Type: return try flag(value) as! T
       case is Int.Type: return try integer(value, as: Int.self) as! T
-      case is Int64.Type: return try integer(value, as: Int64.self) as! T
-      case is Int32.Type: return try integer(value, as: Int32.self) as! T
-      case is Int16.Type: return try integer(value, as: Int16.self) as! T
-      case is Int8.Type: return try integer(value, as: Int8.self) as! T
-      case is UInt.Type: return try integer(value, as: UInt.self) as! T
-      case is UInt64.Type: return try integer(value, as: UInt64.self) as! T
-      case is UInt32.Type: return try integer(value, as: UInt32.self) as! T
-      case is UInt16.Type: return try integer(value, as: UInt16.self) as! T
-      case is UInt8.Type: return try integer(value, as: UInt8.self) as! T
+      case let whole as any FixedWidthInteger.Type: return try integer(value, as: whole) as! T
       case is Double.Type: return try floatingPoint(value, as: Double.self) as! T
       case is Float.Type: return try floatingPoint(value, as: Float.self) as! T
       case is Data.Type, is URL.Type, is Date.Type, is Decimal.Type, is any BinaryInteger.Type,
         is any FloatingPoint.Type:
+        // A number of another kind, or a type JSONDecoder reads its own way.
         throw giveUp()
       default:
         return try T(from: ValueDecoder(value: value, codingPath: path, attempt: self))

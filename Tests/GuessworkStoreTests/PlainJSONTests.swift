@@ -122,19 +122,21 @@ import Testing
     var date: Date?
     var url: URL?
     var nested: [String: [String: Bool]]?
+    /// Read through the generic `decode(_:forKey:)`, as a dictionary reads its values.
+    var bytes: [String: UInt8]?
   }
 
   @Test func otherShapesAreReadAsFoundationReadsThemOrLeftToIt() {
     let read = [
       #"{"double":9007199254740992,"wide":-123456789012345678}"#,
       #"{"map":{"a":1,"b":-2},"nested":{"x":{"y":true}}}"#, "{}", #"{"small":-3}"#,
-      #"{"float":16777216}"#, #"{"unsigned":5}"#,
+      #"{"float":16777216}"#, #"{"unsigned":5}"#, #"{"bytes":{"a":255,"b":0}}"#,
     ]
     for text in read { #expect(agree(Shapes.self, Array(text.utf8)), "\(text)") }
     let left = [
       #"{"small":300}"#, #"{"unsigned":-5}"#, #"{"float":16777217}"#, #"{"list":[1]}"#,
       #"{"data":"AAE="}"#, #"{"date":0}"#, #"{"url":"http://a"}"#,
-      #"{"double":9007199254740993}"#,
+      #"{"double":9007199254740993}"#, #"{"bytes":{"a":256}}"#,
     ]
     for text in left { #expect(!agree(Shapes.self, Array(text.utf8)), "\(text)") }
   }
