@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Decodes small, plain JSON documents (an action a player sends) without Foundation's
-/// `JSONDecoder`, which costs about 3.8 µs for a move's 60-byte body, against 1.2 here
+/// `JSONDecoder`, which costs about 3.8 µs for a move's 60-byte body, against 1.4 here
 /// (BENCHMARKS.md, "Engines").
 ///
 /// It reads only a plain subset of JSON: objects, strings with no escapes and only ASCII,
