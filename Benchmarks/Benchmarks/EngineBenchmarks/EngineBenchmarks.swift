@@ -1,6 +1,7 @@
 // What one game costs the server's CPU, per game: starting it, one typical action, storing
 // and loading a mid-game state (JSON, as the server does), and building the view; and one
-// CIEDE2000 colour difference; and reading a move's body, with and without JSONDecoder. Run: `cd Benchmarks && swift package benchmark`.
+// CIEDE2000 colour difference; and reading a move's body, with and without JSONDecoder.
+// Run: `cd Benchmarks && swift package benchmark`.
 import Benchmark
 import Foundation
 import GuessworkCore
