@@ -151,10 +151,11 @@ public enum PlainJSON {
       guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else {
         return nil
       }
-      if position < bytes.count,
-        [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position])
-      {
-        return nil
+      if position < bytes.count {
+        switch bytes[position] {
+        case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): return nil
+        default: break
+        }
       }
       return .integer(negative ? -magnitude : magnitude)
     }
@@ -203,7 +204,6 @@ public enum PlainJSON {
       switch type {
       case is String.Type: return try text(value) as! T
       case is Bool.Type: return try flag(value) as! T
-      case is Int.Type: return try integer(value, as: Int.self) as! T
       case let whole as any FixedWidthInteger.Type: return try integer(value, as: whole) as! T
       case is Double.Type: return try floatingPoint(value, as: Double.self) as! T
       case is Float.Type: return try floatingPoint(value, as: Float.self) as! T
