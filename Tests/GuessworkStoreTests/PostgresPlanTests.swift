@@ -25,6 +25,76 @@ struct PostgresPlanTests {
     }
   }
 
+  @Test(
+    "A move that does not finish its game updates its row without touching the indexes (HOT), when the game was written on a page of its own"
+  )
+  func movesAreHeapOnlyUpdates() async throws {
+    try await withPostgresGames { games in
+      let (updated, hot) = try await games.client.withConnection {
+        try await Self.movesOfFreshGames(on: $0)
+      }
+      #expect(updated == 40)
+      #expect(hot == updated)
+    }
+  }
+
+  /// On `connection`, in a transaction rolled back after: 40 new games of one player, each
+  /// with a state of a kilobyte, then a batch of one move each, which grows the state. Answers
+  /// how many rows of `games` the batch updated, and how many of those updates were HOT
+  /// (heap-only: no index got an entry). Packed pages have no room for a row's new version.
+  static func movesOfFreshGames(on connection: PostgresConnection) async throws -> (
+    updated: Int, hot: Int
+  ) {
+    func run(_ sql: String) async throws {
+      for try await _ in try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) {
+      }
+    }
+    func counts() async throws -> (updated: Int, hot: Int) {
+      let rows = try await connection.query(
+        """
+        SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_all_tables
+        WHERE relid = 'public.games'::regclass
+        """, logger: logger)
+      var found = (updated: 0, hot: 0)
+      for try await (updated, hot) in rows.decode((Int64, Int64).self) {
+        found = (Int(updated), Int(hot))
+      }
+      return found
+    }
+    let player = "hot-\(UUID().uuidString)"
+    try await run("BEGIN")
+    do {
+      try await run(
+        """
+        INSERT INTO players (id, token_hash, name, preferences, created_at, updated_at)
+        VALUES ('\(player)', '\(player)', 'Hot', '{}', 1, 1)
+        """)
+      try await run(
+        """
+        INSERT INTO games (id, player_id, kind, settings, seed, state, version, created_at,
+          updated_at)
+        SELECT '\(player)-' || n, '\(player)', 'number', '{}', 0, repeat('x', 1000), 1, n, n
+        FROM generate_series(1, 40) AS n
+        """)
+      let before = try await counts()
+      let moved = try await WriteBatch(
+        (1...40).map {
+          .saveMove(
+            Move(
+              gameID: "\(player)-\($0)", version: 2, state: String(repeating: "y", count: 1100),
+              at: 9, action: "{}"), expectedVersion: 1)
+        }
+      ).run(on: connection, logger: logger)
+      #expect(moved.count == 40)
+      let after = try await counts()
+      try await run("ROLLBACK")
+      return (after.updated - before.updated, after.hot - before.hot)
+    } catch {
+      try? await run("ROLLBACK")
+      throw error
+    }
+  }
+
   /// On `connection`, over private copies of `games` and `actions` (temporary tables, which
   /// hide the real ones in this session and which autovacuum never analyzes): six batches
   /// written while the table holds two games, then one of two moves once it holds 5,000
