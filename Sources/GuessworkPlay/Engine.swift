@@ -148,8 +148,19 @@ public struct Engine<G: Game>: GameEngine {
       figures: G.figureInfos)
   }
 
+  /// A new game's body: its settings, and the names it gave in them (read from the same
+  /// parse, to refuse a name that is no setting).
   private struct SettingsBody: Decodable {
     var settings: G.Settings?
+    var given: GivenNames?
+
+    private enum CodingKeys: String, CodingKey { case settings }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      settings = try container.decodeIfPresent(G.Settings.self, forKey: .settings)
+      given = try container.decodeIfPresent(GivenNames.self, forKey: .settings)
+    }
   }
 
   public func start(
@@ -293,12 +304,9 @@ public struct Engine<G: Game>: GameEngine {
   /// that is no setting of this game is refused, not ignored: a misspelt setting would
   /// otherwise start a game the player did not ask for.
   public func settings(from body: Data) throws -> G.Settings {
-    let settings = try PlainJSON.read(SettingsBody.self, from: body).settings ?? .init()
-    let given = (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["settings"]
+    let read = try PlainJSON.read(SettingsBody.self, from: body)
     let names = G.Settings.fields.map(\.name)
-    if let given = given as? [String: Any],
-      let unknown = given.keys.sorted().first(where: { !names.contains($0) })
-    {
+    if let unknown = read.given?.names.sorted().first(where: { !names.contains($0) }) {
       throw PlayError.invalidSetting(
         SettingError(
           setting: "settings",
@@ -307,7 +315,7 @@ public struct Engine<G: Game>: GameEngine {
             ["list": .text(names.joined(separator: ", ")), "unknown": .text(unknown)]))
       )
     }
-    return settings
+    return read.settings ?? .init()
   }
 
   public func checkSettings(_ body: Data) throws {
@@ -512,4 +520,20 @@ public struct GameEngines: Sendable {
 
   /// The identifiers, in order, for messages ("game must be one of ...").
   public var ids: [String] { all.map(\.kind.rawValue) }
+}
+
+/// The names of an object's members, whatever their values.
+struct GivenNames: Decodable {
+  var names: [String]
+
+  private struct Name: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    names = try decoder.container(keyedBy: Name.self).allKeys.map(\.stringValue)
+  }
 }

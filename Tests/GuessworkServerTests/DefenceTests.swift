@@ -198,6 +198,13 @@ struct DefenceTests {
       let message = String(buffer: response.body)
       #expect(message.contains("invalid-setting") && message.contains(#"\"attemps\""#))
       #expect(message.contains("low, high, attempts"))
+      // The same from a body only JSONDecoder reads (an escape, a fraction), one name in it
+      // wrong.
+      let escaped = try await ana.send(
+        .post, "/api/games",
+        json: #"{"game":"number","settings":{"attempts":8,"low":0,"c\u006flour":1.5}}"#)
+      #expect(escaped.status == .badRequest)
+      #expect(String(buffer: escaped.body).contains(#"\"colour\""#))
       let fine = try await ana.start(.number, settings: #"{"attempts":8}"#)
       #expect(fine.view["attemptsLeft"] == .number(8))
     }
