@@ -9,7 +9,8 @@ let package = Package(
     .package(name: "Guesswork", path: ".."),
     // The malloc interposer counts allocations; the runtime interposer it would add by
     // default on Swift 6.3 is not available here.
-    .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
     .executableTarget(
@@ -17,6 +18,7 @@ let package = Package(
       dependencies: [
         .product(name: "GuessworkCore", package: "Guesswork"),
         .product(name: "GuessworkStore", package: "Guesswork"),
+        .product(name: "GuessworkPlay", package: "Guesswork"),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "Benchmarks/EngineBenchmarks",

@@ -27,20 +27,34 @@ public enum PlayerIdentity {
   }
 
   /// What the store keeps instead of the token: its SHA-256, in lowercase hex.
+  ///
+  /// Every request a player makes is known by it, so the token's bytes are hashed where they
+  /// are, and the hex written straight into the string (no `Data`, no array between).
   public static func hash(_ token: String) -> String {
-    sha256(Data(token.utf8))
+    var token = token
+    let digest = token.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+    return hex(digest)
   }
 
   /// The SHA-256 of `data`, in lowercase hex.
   public static func sha256(_ data: Data) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var hex: [UInt8] = []
-    hex.reserveCapacity(64)
-    for byte in SHA256.hash(data: data) {
-      hex.append(digits[Int(byte >> 4)])
-      hex.append(digits[Int(byte & 0x0F)])
+    hex(SHA256.hash(data: data))
+  }
+
+  /// A digest in lowercase hex.
+  private static func hex(_ digest: SHA256.Digest) -> String {
+    String(unsafeUninitializedCapacity: 2 * SHA256.byteCount) { text in
+      let digits: StaticString = "0123456789abcdef"
+      var count = 0
+      digits.withUTF8Buffer { digits in
+        for byte in digest {
+          text[count] = digits[Int(byte >> 4)]
+          text[count + 1] = digits[Int(byte & 0x0F)]
+          count += 2
+        }
+      }
+      return count
     }
-    return String(decoding: hex, as: UTF8.self)
   }
 
   /// A name that breaks the rules, with what is wrong.

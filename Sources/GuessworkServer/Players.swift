@@ -22,17 +22,26 @@ struct Identity: Sendable {
   /// cookie is sent twice). Read straight from the header: every move and read asks, and
   /// parsing every cookie into a table took 5% of a read (BENCHMARKS.md).
   static func token(of request: Request) -> String? {
-    let name = Array("\(cookieName)=".utf8)
     var token: Substring?
     for header in request.headers[values: .cookie] {
-      for part in header.utf8.split(separator: UInt8(ascii: ";")) {
-        let pair = part.drop { $0 == UInt8(ascii: " ") }
-        if pair.starts(with: name) { token = Substring(pair.dropFirst(name.count)) }
+      // Each `name=value` pair, its leading spaces skipped; the last one of ours wins.
+      var rest = header.utf8[...]
+      while !rest.isEmpty {
+        let end = rest.firstIndex(of: UInt8(ascii: ";")) ?? rest.endIndex
+        let pair = rest[..<end].drop { $0 == UInt8(ascii: " ") }
+        if pair.starts(with: cookiePrefix.utf8) {
+          token = Substring(pair.dropFirst(cookiePrefix.utf8.count))
+        }
+        rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
       }
     }
     guard let token, PlayerIdentity.looksLikeToken(token) else { return nil }
     return String(token)
   }
+
+  /// What a cookie of ours begins with (`guesswork_token=`): every request a player makes is
+  /// known by it, so the headers are searched for it without building anything.
+  private static let cookiePrefix = "\(cookieName)="
 
   func cookie(for token: String) -> Cookie {
     Cookie(

@@ -1,10 +1,12 @@
 // What one game costs the server's CPU, per game: starting it, one typical action, storing
 // and loading a mid-game state (JSON, as the server does), and building the view; and one
-// CIEDE2000 colour difference; and reading a move's body, with and without JSONDecoder.
+// CIEDE2000 colour difference; reading a move's body, with and without JSONDecoder; and the
+// hash of a player's token, which every request a player makes is known by.
 // Run: `cd Benchmarks && swift package benchmark`.
 import Benchmark
 import Foundation
 import GuessworkCore
+import GuessworkPlay
 import GuessworkStore
 
 let words = GuessOrPassGame.Words(fresh: (0..<250).map { "word \($0)" })
@@ -92,6 +94,15 @@ let benchmarks: @Sendable () -> Void = {
       metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
   ) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(PlainJSON.decode(Body.self, from: body)) }
+  }
+
+  let token = PlayerIdentity.newToken()
+  Benchmark(
+    "Player token: hash",
+    configuration: .init(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(PlayerIdentity.hash(token)) }
   }
 
   Benchmark(
