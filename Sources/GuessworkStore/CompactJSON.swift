@@ -200,6 +200,9 @@ private final class Writer {
       writeString((value as! Data).base64EncodedString())
     } else if T.self == URL.self {
       writeString((value as! URL).absoluteString)
+    } else if T.self == Message.self {
+      // Without the lookup of which encoder this is that `Message.encode(to:)` makes.
+      try (value as! Message).writeJSON(to: Slot(writer: self, depth: frames.count))
     } else {
       let depth = frames.count
       try value.encode(to: Slot(writer: self, depth: depth))

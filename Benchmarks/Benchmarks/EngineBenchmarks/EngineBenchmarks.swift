@@ -96,6 +96,31 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations { blackHole(PlainJSON.decode(Body.self, from: body)) }
   }
 
+  // A Number game's view and state after eight guesses (0...9999, 20 attempts), encoded as
+  // the server encodes a move's reply and the state it stores.
+  let eightGuesses: NumberGame = {
+    var game = try! NumberGame(settings: .init(low: 0, high: 9999, attempts: 20), seed: 3)
+    for number in [100, 200, 300, 400, 500, 600, 700, 800] {
+      _ = try? game.apply(.guess(number), at: .zero)
+    }
+    return game
+  }()
+  let eightGuessesView = eightGuesses.view(at: .zero)
+  Benchmark(
+    "Number after eight guesses: encode the view (CompactJSON)",
+    configuration: .init(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuessesView)) }
+  }
+  Benchmark(
+    "Number after eight guesses: encode the state (CompactJSON)",
+    configuration: .init(
+      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuesses)) }
+  }
+
   let token = PlayerIdentity.newToken()
   Benchmark(
     "Player token: hash",

@@ -73,36 +73,40 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
 
   public func encode(to encoder: any Encoder) throws {
     if let text = encoder as? any JSONTextEncoder {
-      // The same JSON as below, written as it is: a view holds dozens of messages, and
-      // Codable's containers were a twentieth of a move's time (BENCHMARKS.md).
-      text.writeJSON(raw: #"{"key":"#)
-      text.writeJSON(string: key)
-      if !args.isEmpty {
-        text.writeJSON(raw: #","args":{"#)
-        var first = true
-        for (name, value) in args {
-          if !first { text.writeJSON(raw: ",") }
-          first = false
-          text.writeJSON(string: name)
-          text.writeJSON(raw: ":")
-          switch value {
-          case .int(let number): text.writeJSON(integer: number)
-          case .decimal(let number): try text.writeJSON(number: number)
-          case .text(let words): text.writeJSON(string: words)
-          case .key(let reference):
-            text.writeJSON(raw: #"{"key":"#)
-            text.writeJSON(string: reference)
-            text.writeJSON(raw: "}")
-          }
-        }
-        text.writeJSON(raw: "}")
-      }
-      text.writeJSON(raw: "}")
-      return
+      return try writeJSON(to: text)
     }
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(key, forKey: .key)
     if !args.isEmpty { try container.encode(args, forKey: .args) }
+  }
+
+  /// The JSON ``encode(to:)`` makes, written as it is: a view holds dozens of messages, and
+  /// Codable's containers were a twentieth of a move's time (BENCHMARKS.md). An encoder that
+  /// knows a message when it sees one calls this without asking what encoder it is.
+  public func writeJSON(to text: some JSONTextEncoder) throws {
+    text.writeJSON(raw: #"{"key":"#)
+    text.writeJSON(string: key)
+    if !args.isEmpty {
+      text.writeJSON(raw: #","args":{"#)
+      var first = true
+      for (name, value) in args {
+        if !first { text.writeJSON(raw: ",") }
+        first = false
+        text.writeJSON(string: name)
+        text.writeJSON(raw: ":")
+        switch value {
+        case .int(let number): text.writeJSON(integer: number)
+        case .decimal(let number): try text.writeJSON(number: number)
+        case .text(let words): text.writeJSON(string: words)
+        case .key(let reference):
+          text.writeJSON(raw: #"{"key":"#)
+          text.writeJSON(string: reference)
+          text.writeJSON(raw: "}")
+        }
+      }
+      text.writeJSON(raw: "}")
+    }
+    text.writeJSON(raw: "}")
   }
 
   /// The key and its arguments, for logs and test failures (`number.hint.higher(number: 42)`).
