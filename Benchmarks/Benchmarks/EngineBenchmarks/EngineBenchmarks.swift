@@ -27,8 +27,7 @@ func gameBenchmarks<G: Game>(
   _ name: String, start: @escaping @Sendable (UInt64) throws -> G, action: G.Action,
   prepare: @escaping @Sendable (inout G) -> Void = { _ in }
 ) {
-  let configuration = Benchmark.Configuration(
-    metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+  let configuration = timed
   Benchmark("\(name): start a game", configuration: configuration) { benchmark in
     for seed in benchmark.scaledIterations { blackHole(try start(UInt64(seed))) }
   }
@@ -51,6 +50,11 @@ func gameBenchmarks<G: Game>(
   Benchmark("\(name): build the view", configuration: configuration) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(ready.view(at: midGame)) }
   }
+}
+
+/// Time and allocations, for at most two seconds.
+var timed: Benchmark.Configuration {
+  .init(metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
 }
 
 let benchmarks: @Sendable () -> Void = {
@@ -79,20 +83,12 @@ let benchmarks: @Sendable () -> Void = {
     var action: NumberGame.Action
   }
   let body = Data(#"{"action":{"type":"guess","number":4321},"version":7}"#.utf8)
-  Benchmark(
-    "Action body: JSONDecoder",
-    configuration: .init(
-      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-  ) { benchmark in
+  Benchmark("Action body: JSONDecoder", configuration: timed) { benchmark in
     for _ in benchmark.scaledIterations {
       blackHole(try JSONDecoder().decode(Body.self, from: body))
     }
   }
-  Benchmark(
-    "Action body: PlainJSON",
-    configuration: .init(
-      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-  ) { benchmark in
+  Benchmark("Action body: PlainJSON", configuration: timed) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(PlainJSON.decode(Body.self, from: body)) }
   }
 
@@ -106,27 +102,17 @@ let benchmarks: @Sendable () -> Void = {
     return game
   }()
   let eightGuessesView = eightGuesses.view(at: .zero)
-  Benchmark(
-    "Number after eight guesses: encode the view (CompactJSON)",
-    configuration: .init(
-      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-  ) { benchmark in
+  Benchmark("Number after eight guesses: encode the view (CompactJSON)", configuration: timed) {
+    benchmark in
     for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuessesView)) }
   }
-  Benchmark(
-    "Number after eight guesses: encode the state (CompactJSON)",
-    configuration: .init(
-      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-  ) { benchmark in
+  Benchmark("Number after eight guesses: encode the state (CompactJSON)", configuration: timed) {
+    benchmark in
     for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuesses)) }
   }
 
   let token = PlayerIdentity.newToken()
-  Benchmark(
-    "Player token: hash",
-    configuration: .init(
-      metrics: [.throughput, .wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-  ) { benchmark in
+  Benchmark("Player token: hash", configuration: timed) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(PlayerIdentity.hash(token)) }
   }
 
