@@ -39,7 +39,7 @@ struct Identity: Sendable {
     return String(token)
   }
 
-  /// What a cookie of ours begins with (`guesswork_token=`): every request a player makes is
+  /// What a cookie of ours begins with (`guesswork_player=`): every request a player makes is
   /// known by it, so the headers are searched for it without building anything.
   private static let cookiePrefix = "\(cookieName)="
 

@@ -436,7 +436,7 @@ public final class SQLStore: GuessworkStore {
       // table's three indexes gets a new entry, and the old version is cleared from the page
       // by whoever reads it next. Packed full (the default), a page had no room, and a third
       // of the move loop's updates wrote all three indexes. Filled to half, nine in ten
-      // updates are HOT and PostgreSQL's CPU a move falls by about a tenth (BENCHMARKS.md,
+      // updates are HOT and PostgreSQL's CPU a move falls by 5-10% (BENCHMARKS.md,
       // "2026-11-27"). A game's row grows as it is played, into the room left, so the table
       // was no larger after a benchmark run. Only pages written from now on are filled so;
       // SQLite updates a row in place and has no such setting.
