@@ -26,7 +26,7 @@ struct PostgresPlanTests {
   }
 
   @Test(
-    "A move that does not finish its game updates its row without touching the indexes (HOT), when the game was written on a page of its own"
+    "A move that does not finish its game updates its row without touching the indexes (HOT): games are written with room for their next version"
   )
   func movesAreHeapOnlyUpdates() async throws {
     try await withPostgresGames { games in
@@ -38,10 +38,12 @@ struct PostgresPlanTests {
     }
   }
 
-  /// On `connection`, in a transaction rolled back after: 40 new games of one player, each
-  /// with a state of a kilobyte, then a batch of one move each, which grows the state. Answers
-  /// how many rows of `games` the batch updated, and how many of those updates were HOT
-  /// (heap-only: no index got an entry). Packed pages have no room for a row's new version.
+  /// On `connection`, in a transaction rolled back after, over private copies of `games`
+  /// (with the real one's fill factor) and `actions` (temporary tables, so that no other test
+  /// writes on the same pages): 40 new games of one player, each with a state of a kilobyte,
+  /// then a batch of one move each, which grows the state. Answers how many rows of `games`
+  /// the batch updated, and how many of those updates were HOT (heap-only: no index got an
+  /// entry). Packed pages have no room for a row's new version.
   static func movesOfFreshGames(on connection: PostgresConnection) async throws -> (
     updated: Int, hot: Int
   ) {
@@ -53,7 +55,7 @@ struct PostgresPlanTests {
       let rows = try await connection.query(
         """
         SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_all_tables
-        WHERE relid = 'public.games'::regclass
+        WHERE relid = 'pg_temp.games'::regclass
         """, logger: logger)
       var found = (updated: 0, hot: 0)
       for try await (updated, hot) in rows.decode((Int64, Int64).self) {
@@ -61,19 +63,26 @@ struct PostgresPlanTests {
       }
       return found
     }
-    let player = "hot-\(UUID().uuidString)"
+    var fillfactor = 100
+    for try await setting in try await connection.query(
+      """
+      SELECT option_value::int4 FROM pg_class, pg_options_to_table(reloptions)
+      WHERE oid = 'public.games'::regclass AND option_name = 'fillfactor'
+      """, logger: logger
+    ).decode(Int32.self) {
+      fillfactor = Int(setting)
+    }
     try await run("BEGIN")
     do {
       try await run(
-        """
-        INSERT INTO players (id, token_hash, name, preferences, created_at, updated_at)
-        VALUES ('\(player)', '\(player)', 'Hot', '{}', 1, 1)
-        """)
+        "CREATE TEMP TABLE games (LIKE public.games INCLUDING ALL) WITH (fillfactor = \(fillfactor))"
+      )
+      try await run("CREATE TEMP TABLE actions (LIKE public.actions INCLUDING ALL)")
       try await run(
         """
         INSERT INTO games (id, player_id, kind, settings, seed, state, version, created_at,
           updated_at)
-        SELECT '\(player)-' || n, '\(player)', 'number', '{}', 0, repeat('x', 1000), 1, n, n
+        SELECT 'hot' || n, 'p', 'number', '{}', 0, repeat('x', 1000), 1, n, n
         FROM generate_series(1, 40) AS n
         """)
       let before = try await counts()
@@ -81,8 +90,8 @@ struct PostgresPlanTests {
         (1...40).map {
           .saveMove(
             Move(
-              gameID: "\(player)-\($0)", version: 2, state: String(repeating: "y", count: 1100),
-              at: 9, action: "{}"), expectedVersion: 1)
+              gameID: "hot\($0)", version: 2, state: String(repeating: "y", count: 1100), at: 9,
+              action: "{}"), expectedVersion: 1)
         }
       ).run(on: connection, logger: logger)
       #expect(moved.count == 40)
