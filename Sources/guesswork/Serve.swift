@@ -132,7 +132,7 @@ struct Serve: AsyncParsableCommand {
     }
     let level = configuration.logLevel
     LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
+      var handler = ServerLogHandler(label: label)
       handler.logLevel = level
       return handler
     }
