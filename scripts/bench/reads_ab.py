@@ -13,7 +13,8 @@ With --fresh-database too, the URL's database is dropped and made again before e
 starts, so that each build migrates and fills its own (builds whose migrations differ cannot
 share one).
 
-    python3 scripts/bench/reads_ab.py [--database-url URL [--fresh-database]] [--rounds N] [--moves] BINARY...
+    python3 scripts/bench/reads_ab.py [--database-url URL [--fresh-database]] [--rounds N] [--moves]
+        [--log-level LEVEL] BINARY...
 """
 import argparse
 import os
@@ -36,10 +37,10 @@ def recreate(database_url):
                     "-c", f'CREATE DATABASE "{name}"'], check=True)
 
 
-def measure(binary, database_url, connections=64, seconds=4, script="read.lua"):
+def measure(binary, database_url, connections=64, seconds=4, script="read.lua", log_level="error"):
     """Two (rate / ping's, server CPU µs a request, server CPU µs a ping, PostgreSQL's CPU µs a
     request or None) of one fresh server; `script` is read.lua or moves.lua."""
-    process, url, _ = run.start_server(binary, database_url)
+    process, url, _ = run.start_server(binary, database_url, log_level)
     try:
         readers = run.live_games(url, connections) if script == "read.lua" else None
         subprocess.run(["wrk", "-t", str(connections), "-c", str(connections), "-d", "3s",
@@ -64,6 +65,8 @@ def main():
     parser.add_argument("--database-url")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--moves", action="store_true", help="the move loop instead of reads")
+    parser.add_argument("--log-level", default="error",
+                        help="the servers' log level (the benchmarks' is error; a server's default, info)")
     parser.add_argument("--fresh-database", action="store_true",
                         help="drop and create the --database-url database before each server")
     parser.add_argument("binaries", nargs="+")
@@ -77,7 +80,8 @@ def main():
             if options.fresh_database:
                 recreate(options.database_url)
             for ratio, cpu, ping_cpu, database_cpu in measure(
-                    binary, options.database_url, script="moves.lua" if options.moves else "read.lua"):
+                    binary, options.database_url, script="moves.lua" if options.moves else "read.lua",
+                    log_level=options.log_level):
                 results[binary].append((ratio, cpu, ping_cpu, database_cpu))
                 print(f"{binary}: {what} {ratio:.2f} of the ceiling, server CPU {cpu:.0f} µs a {one}, "
                       f"{ping_cpu:.0f} a ping ({cpu / ping_cpu:.2f} x)"

@@ -34,10 +34,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_server(binary, database_url):
+def start_server(binary, database_url, log_level="error"):
     data_dir = tempfile.mkdtemp(prefix="guesswork-bench-")
     port = free_port()
-    args = [binary, "serve", "--port", str(port), "--data-dir", data_dir, "--log-level", "error"]
+    args = [binary, "serve", "--port", str(port), "--data-dir", data_dir, "--log-level", log_level]
     if database_url:
         args += ["--database-url", database_url]
     # The benchmarks measure what the server can do: no rate limits (a person never meets them).
