@@ -32,7 +32,7 @@ struct Identity: Sendable {
         if pair.starts(with: cookiePrefix.utf8) {
           token = Substring(pair.dropFirst(cookiePrefix.utf8.count))
         }
-        rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        rest = rest[end...].dropFirst()
       }
     }
     guard let token, PlayerIdentity.looksLikeToken(token) else { return nil }
