@@ -23,7 +23,8 @@ struct ServerLogHandlerTests {
     var description: String { "it broke" }
   }
 
-  /// A few events, with metadata of the logger's, of the event's and of an error.
+  /// A few events, with metadata of the logger's and of the event's, and one that carries an
+  /// error (`Logger` has no parameter for one here, so that event goes to the handler itself).
   static func logSome(through handler: some LogHandler, label: String) {
     var logger = Logger(label: label, factory: { _ in handler })
     logger.logLevel = .info
@@ -31,7 +32,10 @@ struct ServerLogHandlerTests {
     logger.info("GET /ping 200 0.12 ms")
     logger.debug("not written at info")
     logger.warning("slow", metadata: ["ms": "120", "a": "first"])
-    logger.error("failed", metadata: ["error": "\(Failure())"])
+    handler.log(
+      event: LogEvent(
+        level: .error, message: "failed", error: Failure(), metadata: ["request": "r2"],
+        source: nil, file: #fileID, function: #function, line: #line))
   }
 
   @Test("A line is StreamLogHandler's line, timestamp included")
