@@ -238,14 +238,16 @@ public struct StatisticsBook: Sendable {
     // finishes dozens a minute).
     let (mark, tallies) = try await tally(of: record.playerID, at: finishedAt)
     if let mark, TallyMark(finishedAt: finishedAt, gameID: record.id) <= mark { return nil }
+    let tally = tallies[record.kind]
+    let settledBest = engine.best(tally, variant: record.variant)
+    // A settled game of the same variant scored as much: that is no best, in the variant or
+    // (as the game's best is at least the variant's) overall, whatever came since. Most
+    // finishes of a player with a history end here, without asking the database.
+    if let settledBest, score <= settledBest { return nil }
     let earlier = try await store.recentBests(
       playerID: record.playerID, kind: record.kind, after: mark, finishedBy: finishedAt,
       excluding: record.id)
-    let tally = tallies[record.kind]
-    let variantBest =
-      ([engine.best(tally, variant: record.variant)] + [earlier[record.variant]]).compactMap {
-        $0
-      }.max()
+    let variantBest = ([settledBest] + [earlier[record.variant]]).compactMap { $0 }.max()
     let overallBest = ([engine.bestOfAll(tally)].compactMap { $0 } + earlier.values).max()
     let best = NewBest(
       inVariant: variantBest.map { score > $0 } ?? true,

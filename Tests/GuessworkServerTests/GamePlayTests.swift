@@ -317,6 +317,9 @@ struct NewBestTests {
       #expect(food.newBest == true && food.newBestOverall == nil)
       let music = try await Self.round(ana, clock: clock, category: "music", words: 5)
       #expect(music.newBest == true && music.newBestOverall == true)
+      // A first game in a category is its best there, however far below the game's best.
+      let animals = try await Self.round(ana, clock: clock, category: "animals", words: 1)
+      #expect(animals.newBest == true && animals.newBestOverall == nil)
     }
   }
 
