@@ -460,9 +460,9 @@ public final class SQLStore: GuessworkStore {
       CREATE OR REPLACE FUNCTION guesswork_write_batch(
         g_id TEXT[], g_player TEXT[], g_kind TEXT[], g_has_variant BOOL[], g_variant TEXT[],
         g_settings TEXT[], g_seed INT8[], g_state TEXT[], g_version INT8[], g_created_at INT8[],
-        g_updated_at INT8[], g_finished BOOL[], g_finished_at INT8[], g_score INT8[], g_summary TEXT[],
-        g_daily BOOL[], g_daily_day INT8[], g_daily_counted INT8[], g_limit INT8[], g_since INT8[],
-        g_earlier INT8[],
+        g_updated_at INT8[], g_finished BOOL[], g_finished_at INT8[], g_score INT8[],
+        g_summary TEXT[], g_daily BOOL[], g_daily_day INT8[], g_daily_counted INT8[],
+        g_limit INT8[], g_since INT8[], g_earlier INT8[],
         m_id TEXT[], m_expected INT8[], m_state TEXT[], m_version INT8[], m_at INT8[],
         m_finished BOOL[], m_finished_at INT8[], m_score INT8[], m_summary TEXT[], m_acted BOOL[],
         m_action TEXT[])
@@ -498,24 +498,21 @@ public final class SQLStore: GuessworkStore {
         END IF;
         IF cardinality(m_id) > 0 THEN
           RETURN QUERY
-          WITH input AS (
-            SELECT * FROM unnest(m_id, m_expected, m_state, m_version, m_at, m_finished,
-              m_finished_at, m_score, m_summary, m_acted, m_action)
-              AS t(id, expected, state, version, at, finished, finished_at, score, summary, acted,
-                action)
-          ), moved AS (
+          WITH moved AS (
             UPDATE games g SET state = i.state, version = i.version, updated_at = i.at,
               finished_at = CASE WHEN i.finished THEN i.finished_at END,
               score = CASE WHEN i.finished THEN i.score END,
               summary = CASE WHEN i.finished THEN i.summary END
-            FROM input i
+            FROM unnest(m_id, m_expected, m_state, m_version, m_at, m_finished, m_finished_at,
+              m_score, m_summary, m_acted, m_action)
+              AS i(id, expected, state, version, at, finished, finished_at, score, summary,
+                acted, action)
             WHERE g.id = i.id AND g.version = i.expected
               AND num_nulls(g.finished_at) = 1
-            RETURNING g.id
+            RETURNING g.id, i.version, i.at, i.acted, i.action
           ), acted AS (
             INSERT INTO actions (game_id, version, action, at)
-            SELECT i.id, i.version, i.action, i.at FROM input i JOIN moved m USING (id)
-            WHERE i.acted
+            SELECT m.id, m.version, m.action, m.at FROM moved m WHERE m.acted
           )
           SELECT false, m.id FROM moved m;
         END IF;
