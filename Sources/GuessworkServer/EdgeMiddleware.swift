@@ -38,13 +38,24 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
     }
     if httpsOnly { response.headers[.strictTransportSecurity] = "max-age=31536000" }
     let elapsed = ContinuousClock.now - start
-    let milliseconds =
-      Double(elapsed.components.attoseconds) / 1e15
-      + Double(elapsed.components.seconds) * 1000
     context.logger.info(
-      "\(request.method) \(request.uri.path) \(response.status.code) \(String(format: "%.2f", milliseconds)) ms"
+      "\(request.method) \(request.uri.path) \(response.status.code) \(Self.milliseconds(elapsed)) ms"
     )
     return response
+  }
+
+  /// `duration` in milliseconds with two decimals ("0.12"), rounded half to even, from its
+  /// exact parts. At the default log level every request writes its duration so, and
+  /// Foundation's `String(format: "%.2f")` took about 0.9 µs for it, this 0.05 (BENCHMARKS.md).
+  static func milliseconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = max(duration, .zero).components
+    // Attoseconds in a hundredth of a millisecond.
+    let unit: Int64 = 10_000_000_000_000
+    var hundredths = seconds * 100_000 + attoseconds / unit
+    let rest = attoseconds % unit
+    if rest * 2 > unit || (rest * 2 == unit && !hundredths.isMultiple(of: 2)) { hundredths += 1 }
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
   }
 
   static func response(for error: any Error, logger: Logger, catalog: Catalog) -> Response {
