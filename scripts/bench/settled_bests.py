@@ -12,7 +12,6 @@ an admin URL (a database this script may create databases from):
 
 The builds run side by side, so the whole takes about two and a half minutes.
 """
-import http.cookiejar
 import json
 import os
 import subprocess
@@ -22,7 +21,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402
+import run  # noqa: E402  (the benchmark's own helpers, next to this file)
+from reads_ab import recreate  # noqa: E402
 
 RECENT_BESTS = "SELECT variant, MAX(score)%"
 
@@ -33,32 +33,26 @@ def psql(url, sql):
     ).stdout.strip()
 
 
-def play(url, opener, games):
+def play(url, cookie, games):
     """Plays `games` Number games to the end by halving; answers their scores."""
-    def post(path, body):
-        request = urllib.request.Request(
-            url + path, data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"})
-        return json.load(opener.open(request))
-
     scores = []
     for _ in range(games):
-        game = post("/api/games",
-                    {"game": "number", "settings": {"low": 0, "high": 9999, "attempts": 20}})
+        _, game = run.post(url, "/api/games",
+                           '{"game":"number","settings":{"low":0,"high":9999,"attempts":20}}',
+                           cookie)
         while not game["isOver"]:
             view = game["view"]
-            guess = (view["knownLow"] + view["knownHigh"]) // 2
-            game = post(f"/api/games/{game['id']}/actions",
-                        {"action": {"type": "guess", "number": guess},
-                         "version": game["version"]})
+            action = {"action": {"type": "guess",
+                                 "number": (view["knownLow"] + view["knownHigh"]) // 2},
+                      "version": game["version"]}
+            _, game = run.post(url, f"/api/games/{game['id']}/actions", json.dumps(action), cookie)
         scores.append(game["score"])
     return scores
 
 
 def measure(admin, binary, database, results):
-    psql(admin, f"DROP DATABASE IF EXISTS {database} WITH (FORCE)")
-    psql(admin, f"CREATE DATABASE {database}")
     url_db = admin.rsplit("/", 1)[0] + "/" + database
+    recreate(url_db)
     psql(url_db, "CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     queries = (
         "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements s "
@@ -66,16 +60,13 @@ def measure(admin, binary, database, results):
         f"WHERE d.datname = current_database() AND query LIKE '{RECENT_BESTS}'")
     process, url, _ = run.start_server(binary, url_db)
     try:
-        opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
-        opener.open(urllib.request.Request(
-            url + "/api/players", data=b'{"name":"Settled"}',
-            headers={"Content-Type": "application/json"}))
-        first = play(url, opener, 10)
+        cookie, _ = run.post(url, "/api/players", '{"name":"Settled"}')
+        first = play(url, cookie, 10)
         time.sleep(125)
-        opener.open(url + "/api/me/stats").read()
+        urllib.request.urlopen(urllib.request.Request(
+            url + "/api/me/stats", headers={"Cookie": cookie})).read()
         before = int(psql(url_db, queries))
-        later = play(url, opener, 40)
+        later = play(url, cookie, 40)
         asked = int(psql(url_db, queries)) - before
     finally:
         process.kill()
