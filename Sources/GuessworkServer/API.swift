@@ -567,3 +567,51 @@ extension APIError {
 
   static let gameOver = APIError(.conflict, "game-over", "error.gameOver")
 }
+
+/// The reply to every move and read, written as ``API/GameReply/encode(to:)`` encodes it: the
+/// game's own view, summary and events each as they write themselves.
+extension API.GameReply: JSONTextWritable {
+  func writeJSON(to text: some JSONTextEncoder) throws {
+    text.writeJSON(raw: #"{"id":"#)
+    text.writeJSON(string: id)
+    text.writeJSON(raw: #","game":"#)
+    text.writeJSON(string: game)
+    text.writeJSON(raw: #","version":"#)
+    text.writeJSON(integer: version)
+    text.writeJSON(raw: #","isOver":"#)
+    text.writeJSON(bool: isOver)
+    text.writeJSON(raw: #","score":"#)
+    text.writeJSON(integer: score)
+    if let variant {
+      text.writeJSON(raw: #","variant":"#)
+      text.writeJSON(string: variant)
+    }
+    text.writeJSON(raw: #","view":"#)
+    try text.writeJSON(value: view)
+    if let summary {
+      text.writeJSON(raw: #","summary":"#)
+      try text.writeJSON(value: summary)
+    }
+    if let events {
+      text.writeJSON(raw: #","events":["#)
+      for index in events.indices {
+        if index != 0 { text.writeJSON(raw: ",") }
+        try text.writeJSON(value: events[index])
+      }
+      text.writeJSON(raw: "]")
+    }
+    if let newBest {
+      text.writeJSON(raw: #","newBest":"#)
+      text.writeJSON(bool: newBest)
+    }
+    if let newBestOverall {
+      text.writeJSON(raw: #","newBestOverall":"#)
+      text.writeJSON(bool: newBestOverall)
+    }
+    if let daily {
+      text.writeJSON(raw: #","daily":"#)
+      try text.writeJSON(value: daily)
+    }
+    text.writeJSON(raw: "}")
+  }
+}

@@ -51,9 +51,21 @@ private final class Writer {
   }
 
   func encodeTopLevel(_ value: some Encodable) throws {
-    awaitingValue = true
-    try encodeValue(value)
+    try writeValue(value)
     close(above: -1)
+  }
+
+  /// Writes `value` in the place of one value, as it writes itself (`JSONTextWritable`) when
+  /// it can: at the top, and where a value that writes itself asks for one it holds. Inside
+  /// Codable's containers a value goes through `encodeValue`, which does not ask, so that the
+  /// types that do not write themselves pay nothing for the question.
+  func writeValue<T: Encodable>(_ value: T) throws {
+    awaitingValue = true
+    if let writable = value as? any JSONTextWritable {
+      try writable.writeJSON(to: Slot(writer: self, depth: frames.count))
+    } else {
+      try encodeValue(value)
+    }
   }
 
   /// The container at `depth` of a value: opened now if the value has just begun, or found
@@ -219,7 +231,9 @@ private struct Slot: JSONTextEncoder {
   func writeJSON(raw: StaticString) { writer.writeRaw(raw) }
   func writeJSON(string: String) { writer.writeString(string) }
   func writeJSON(integer: Int) { writer.writeInteger(integer) }
+  func writeJSON(integer: UInt64) { writer.writeInteger(integer) }
   func writeJSON(number: Double) throws { try writer.writeFloatingPoint(number) }
+  func writeJSON(value: some Encodable) throws { try writer.writeValue(value) }
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }

@@ -31,7 +31,8 @@ import Testing
 
   /// Plays `game` to its end (or for `steps` actions), trying `actions` in turn and letting a
   /// second pass between them, and compares everything the server encodes at every step.
-  func playAndCompare<G: Game>(_ start: G, actions: [G.Action], steps: Int = 200) throws {
+  @discardableResult
+  func playAndCompare<G: Game>(_ start: G, actions: [G.Action], steps: Int = 200) throws -> G {
     var game = start
     var now = Instant.zero
     try expectSameJSON(game)
@@ -47,6 +48,7 @@ import Testing
       try expectSameJSON(game.view(at: now))
       try expectSameJSON(game.summary)
     }
+    return game
   }
 
   @Test(arguments: [1, 2, 3] as [UInt64])
@@ -55,6 +57,17 @@ import Testing
       NumberGame(
         settings: .init(low: 0, high: 999, attempts: 9), content: (), seed: seed, at: .zero),
       actions: [.digit(5), .digit(0), .backspace, .enter, .guess(250), .clear, .guess(750)])
+    // Played to a win (every number in turn) and to a loss: the secret shows once it is over.
+    let won = try playAndCompare(
+      NumberGame(
+        settings: .init(low: 0, high: 9, attempts: 20), content: (), seed: seed, at: .zero),
+      actions: (0...9).map { .guess($0) })
+    #expect(won.phase == .won)
+    let lost = try playAndCompare(
+      NumberGame(
+        settings: .init(low: 0, high: 99, attempts: 2), content: (), seed: seed, at: .zero),
+      actions: [.guess(100), .digit(0), .enter, .guess(99)])
+    #expect(lost.phase == .lost)
     try playAndCompare(
       ColorMatchGame(settings: .init(), content: (), seed: seed, at: .zero),
       actions: [.answer(match: true, reactionMs: 480), .answer(match: false), .answer(match: true)])

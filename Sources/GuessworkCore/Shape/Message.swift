@@ -2,7 +2,7 @@
 /// that fill it (`{"key": "number.hint.higher", "args": {"number": 42}}`). The engines say
 /// what happened; the browser and the terminal put it into words in the player's language,
 /// so that no sentence is written here.
-public struct Message: Codable, Sendable, Hashable, CustomStringConvertible {
+public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSONTextWritable {
   /// A value that fills a placeholder: a whole number (which also chooses a plural form when
   /// it is called `count`) or a text put in as it is (a name from a deck).
   public enum Argument: Codable, Sendable, Hashable, ExpressibleByIntegerLiteral,
@@ -128,6 +128,36 @@ public protocol JSONTextEncoder: Encoder {
   /// A JSON string: quoted and escaped.
   func writeJSON(string: String)
   func writeJSON(integer: Int)
+  func writeJSON(integer: UInt64)
   /// A finite number (whole ones without a fraction); a non-finite one is an error.
   func writeJSON(number: Double) throws
+  /// Any value, in the place of one value: as it writes itself (``JSONTextWritable``), or
+  /// else through `Codable`.
+  func writeJSON(value: some Encodable) throws
+}
+
+extension JSONTextEncoder {
+  public func writeJSON(bool: Bool) {
+    writeJSON(raw: bool ? "true" : "false")
+  }
+
+  /// The values as a JSON array, each written as it writes itself.
+  public func writeJSON(array: [some JSONTextWritable]) throws {
+    writeJSON(raw: "[")
+    for index in array.indices {
+      if index != array.startIndex { writeJSON(raw: ",") }
+      try array[index].writeJSON(to: self)
+    }
+    writeJSON(raw: "]")
+  }
+}
+
+/// A value that writes its own JSON text to an encoder that takes text
+/// (``JSONTextEncoder``): the JSON its `encode(to:)` makes, the same keys with the same
+/// values, without Codable's containers. For the values a server encodes at every move and
+/// every read (a game's state and view, the reply around them), where those containers were
+/// most of the encoding's time (BENCHMARKS.md). `CompactJSONTests` holds every game's text to
+/// Foundation's encoding of the same value.
+public protocol JSONTextWritable: Encodable {
+  func writeJSON(to text: some JSONTextEncoder) throws
 }
