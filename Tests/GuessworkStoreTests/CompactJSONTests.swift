@@ -44,6 +44,8 @@ import Testing
       try expectSameJSON(action)
       if let more = try? game.apply(action, at: now) { events += more }
       try expectSameJSON(events)
+      // One by one too: a reply writes its events so, each as it writes itself.
+      for event in events { try expectSameJSON(event) }
       try expectSameJSON(game)
       try expectSameJSON(game.view(at: now))
       try expectSameJSON(game.summary)
@@ -71,6 +73,14 @@ import Testing
     try playAndCompare(
       ColorMatchGame(settings: .init(), content: (), seed: seed, at: .zero),
       actions: [.answer(match: true, reactionMs: 480), .answer(match: false), .answer(match: true)])
+    // Ended by the player, with settings that are not the defaults.
+    try playAndCompare(
+      ColorMatchGame(
+        settings: .init(duration: 30, feedbackMs: 0, matchRate: 0.35, congruentRate: 0.8),
+        content: (), seed: seed, at: .zero),
+      actions: [
+        .answer(match: true, reactionMs: 300), .answer(match: false, reactionMs: 1_250), .quit,
+      ])
     try playAndCompare(
       BullseyeGame(settings: .init(), content: (), seed: seed, at: .zero),
       actions: [.check(guess: RGB(r: 120, g: 80, b: 200)), .next, .newColour])

@@ -111,6 +111,25 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuesses)) }
   }
 
+  // A Color Match round after 50 answers, its state encoded as the server stores it at every
+  // answer: the state keeps every answered trial, so it grows through the round.
+  let fiftyAnswers: ColorMatchGame = {
+    var game = try! ColorMatchGame(settings: .init(duration: 120), seed: 3, at: .zero)
+    var now = Instant(milliseconds: 3_000)
+    for _ in 0..<50 {
+      now = Instant(milliseconds: now.milliseconds + 600)
+      _ = game.tick(at: now)
+      _ = try? game.apply(.answer(match: true, reactionMs: 400), at: now)
+      now = Instant(milliseconds: now.milliseconds + 500)
+      _ = game.tick(at: now)
+    }
+    return game
+  }()
+  Benchmark("Color Match after 50 answers: encode the state (CompactJSON)", configuration: timed) {
+    benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(fiftyAnswers)) }
+  }
+
   let token = PlayerIdentity.newToken()
   Benchmark("Player token: hash", configuration: timed) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(PlayerIdentity.hash(token)) }

@@ -1,8 +1,9 @@
-// The JSON text of the Number game's state and view, written without Codable's containers:
-// the server writes both at every move (the state to store, the view to answer) and the view
-// at every read (``JSONTextWritable``). Each writes the keys its synthesised `encode(to:)`
-// writes, in the same order, and leaves out a nil optional as that does; `CompactJSONTests`
-// holds every state and view of played games to Foundation's encoding.
+// The JSON text of the Number game's state, view, actions and events, written without
+// Codable's containers (``JSONTextWritable``): at every move the server writes the state and
+// the action to store, and the view and events to answer; at every read, the view. Each
+// writes the keys its `encode(to:)` writes (synthesised, or in NumberGame+Codable.swift), in
+// the same order, and leaves out a nil optional as that does. `CompactJSONTests` holds every
+// state, view, action and event of games played to a win and a loss to Foundation's encoding.
 
 extension NumberGame: JSONTextWritable {
   public func writeJSON(to text: some JSONTextEncoder) throws {
@@ -106,6 +107,54 @@ extension NumberGame.View: JSONTextWritable {
     try message.writeJSON(to: text)
     if let secret {
       text.writeJSON(raw: #","secret":"#)
+      text.writeJSON(integer: secret)
+    }
+    text.writeJSON(raw: "}")
+  }
+}
+
+extension NumberGame.Action: JSONTextWritable {
+  public func writeJSON(to text: some JSONTextEncoder) {
+    switch self {
+    case .digit(let digit):
+      text.writeJSON(raw: #"{"type":"digit","digit":"#)
+      text.writeJSON(integer: digit)
+      text.writeJSON(raw: "}")
+    case .backspace: text.writeJSON(raw: #"{"type":"backspace"}"#)
+    case .clear: text.writeJSON(raw: #"{"type":"clear"}"#)
+    case .enter: text.writeJSON(raw: #"{"type":"enter"}"#)
+    case .guess(let number):
+      text.writeJSON(raw: #"{"type":"guess","number":"#)
+      text.writeJSON(integer: number)
+      text.writeJSON(raw: "}")
+    }
+  }
+}
+
+extension NumberGame.Event: JSONTextWritable {
+  public func writeJSON(to text: some JSONTextEncoder) {
+    switch self {
+    case .displayChanged(let display):
+      text.writeJSON(raw: #"{"type":"displayChanged","display":"#)
+      text.writeJSON(string: display)
+    case .guessed(let number, let hint, let attemptsLeft, let knownLow, let knownHigh):
+      text.writeJSON(raw: #"{"type":"guessed","number":"#)
+      text.writeJSON(integer: number)
+      text.writeJSON(raw: #","hint":"#)
+      text.writeJSON(string: hint.rawValue)
+      text.writeJSON(raw: #","attemptsLeft":"#)
+      text.writeJSON(integer: attemptsLeft)
+      text.writeJSON(raw: #","knownLow":"#)
+      text.writeJSON(integer: knownLow)
+      text.writeJSON(raw: #","knownHigh":"#)
+      text.writeJSON(integer: knownHigh)
+    case .won(let secret, let score):
+      text.writeJSON(raw: #"{"type":"won","secret":"#)
+      text.writeJSON(integer: secret)
+      text.writeJSON(raw: #","score":"#)
+      text.writeJSON(integer: score)
+    case .lost(let secret):
+      text.writeJSON(raw: #"{"type":"lost","secret":"#)
       text.writeJSON(integer: secret)
     }
     text.writeJSON(raw: "}")
