@@ -30,6 +30,63 @@ struct SQLitePlanTests {
     }
   }
 
+  @Test("A move's action is written into one tree: the actions are kept by their key alone")
+  func actionsInOneTree() async throws {
+    try await withStore(.sqlite) { store in
+      let insert = try await Self.opcodes(SQLiteWriterStatement.insertAction.sql, in: store)
+      // With a row id, the row goes into the table (`Insert`) and its key into the index.
+      #expect(!insert.contains("Insert"), "\(insert)")
+      #expect(insert.count(where: { $0 == "IdxInsert" }) == 1, "\(insert)")
+    }
+  }
+
+  @Test("A database made before the actions lost their row id keeps every action")
+  func actionsCarriedOver() async throws {
+    let location = Backend.sqlite.newLocation()
+    let store = try await SQLStore.open(location, logger: Backend.logger)
+    let player = try await newPlayer(store)
+    let game = try await newGame(store, player: player)
+    for version in 1...3 {
+      let move = Move(
+        gameID: game.id, version: version, state: #"{"v":\#(version)}"#,
+        at: 2_000 + Int64(version), action: #"{"n":\#(version)}"#, finished: nil)
+      #expect(try await store.saveMove(move, expectedVersion: version - 1))
+    }
+    let actions = try await store.actions(gameID: game.id)
+    #expect(actions.count == 3)
+    // The table as migration 1 made it, and migration 12 not yet applied.
+    try await store.writing { db in
+      for statement: SQLQueryString in [
+        """
+        CREATE TABLE actions_with_rowid (
+          game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+          version INTEGER NOT NULL,
+          action TEXT NOT NULL,
+          at BIGINT NOT NULL,
+          PRIMARY KEY (game_id, version)
+        )
+        """,
+        "INSERT INTO actions_with_rowid SELECT * FROM actions",
+        "DROP TABLE actions",
+        "ALTER TABLE actions_with_rowid RENAME TO actions",
+        "DELETE FROM schema_migrations WHERE version = 12",
+      ] {
+        try await db.raw(statement).run()
+      }
+    }
+    try await store.close()
+    let reopened = try await SQLStore.open(location, logger: Backend.logger)
+    #expect(try await reopened.appliedMigrations() == Array(1...12))
+    #expect(try await reopened.actions(gameID: game.id) == actions)
+    let definition = try await reopened.session { db in
+      try await db.raw("SELECT sql FROM sqlite_master WHERE name = 'actions'").all().map {
+        try $0.decode(column: "sql", as: String.self)
+      }
+    }
+    #expect(definition.count == 1 && definition[0].contains("WITHOUT ROWID"), "\(definition)")
+    try await reopened.close()
+  }
+
   @Test(
     "A finish's earlier bests are read from an index alone, with or without a tally's mark",
     arguments: [nil, TallyMark(finishedAt: 5_000, gameID: "g")])

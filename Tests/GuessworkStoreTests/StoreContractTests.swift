@@ -104,11 +104,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == Array(1...11))
+      #expect(applied == Array(1...12))
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == Array(1...11))
+      #expect(applied == Array(1...12))
     }
   }
 
