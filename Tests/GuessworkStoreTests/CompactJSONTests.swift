@@ -92,6 +92,12 @@ import Testing
     try playAndCompare(
       PictureQuizGame(settings: .init(), content: deck, seed: seed, at: .zero),
       actions: [.choose(0), .next, .choose(2), .next])
+    // A deck's noun ("Wrong! That's <noun> <name>.") is written only when there is one.
+    var named = PictureQuizGame.Settings(choices: 4, questions: 5)
+    named.noun = "the \"great\""
+    try playAndCompare(
+      PictureQuizGame(settings: named, content: deck, seed: seed, at: .zero),
+      actions: [.choose(3), .next, .choose(1), .next])
   }
 
   struct Shapes: Codable, Equatable {

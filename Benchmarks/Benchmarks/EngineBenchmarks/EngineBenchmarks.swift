@@ -50,6 +50,16 @@ func gameBenchmarks<G: Game>(
   Benchmark("\(name): build the view", configuration: configuration) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(ready.view(at: midGame)) }
   }
+  // As the server writes them at every move: the state to store, the view to answer.
+  Benchmark("\(name): encode the state (CompactJSON)", configuration: configuration) {
+    benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(ready)) }
+  }
+  let view = ready.view(at: midGame)
+  Benchmark("\(name): encode the view (CompactJSON)", configuration: configuration) {
+    benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(view)) }
+  }
 }
 
 /// Time and allocations, for at most two seconds.

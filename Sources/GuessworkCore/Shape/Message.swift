@@ -141,6 +141,16 @@ extension JSONTextEncoder {
     writeJSON(raw: bool ? "true" : "false")
   }
 
+  /// The numbers as a JSON array.
+  public func writeJSON(integers: [Int]) {
+    writeJSON(raw: "[")
+    for index in integers.indices {
+      if index != integers.startIndex { writeJSON(raw: ",") }
+      writeJSON(integer: integers[index])
+    }
+    writeJSON(raw: "]")
+  }
+
   /// The values as a JSON array, each written as it writes itself.
   public func writeJSON(array: [some JSONTextWritable]) throws {
     writeJSON(raw: "[")

@@ -1,0 +1,43 @@
+// The JSON text of a Picture Quiz state, written without Codable's containers
+// (``JSONTextWritable``): the server stores the state at every tap, and it holds the deck and
+// every question, each a container of its own through Codable (45 allocations a state). It
+// writes the keys its `encode(to:)` writes (its settings' own, the rest synthesised), in the
+// same order. `CompactJSONTests` holds every state of played games to Foundation's encoding.
+
+extension PictureQuizGame: JSONTextWritable {
+  public func writeJSON(to text: some JSONTextEncoder) {
+    text.writeJSON(raw: #"{"settings":{"choices":"#)
+    text.writeJSON(integer: settings.choices)
+    text.writeJSON(raw: #","questions":"#)
+    text.writeJSON(integer: settings.questions)
+    if !settings.noun.isEmpty {
+      text.writeJSON(raw: #","noun":"#)
+      text.writeJSON(string: settings.noun)
+    }
+    text.writeJSON(raw: #"},"deck":["#)
+    for (index, item) in deck.enumerated() {
+      text.writeJSON(raw: index == 0 ? #"{"id":"# : #",{"id":"#)
+      text.writeJSON(string: item.id)
+      text.writeJSON(raw: #","name":"#)
+      text.writeJSON(string: item.name)
+      text.writeJSON(raw: "}")
+    }
+    text.writeJSON(raw: #"],"random":{"state":"#)
+    text.writeJSON(integer: random.state)
+    text.writeJSON(raw: #"},"questions":["#)
+    for (index, question) in questions.enumerated() {
+      text.writeJSON(raw: index == 0 ? #"{"answer":"# : #",{"answer":"#)
+      text.writeJSON(integer: question.answer)
+      text.writeJSON(raw: #","choices":"#)
+      text.writeJSON(integers: question.choices)
+      text.writeJSON(raw: "}")
+    }
+    text.writeJSON(raw: #"],"taps":"#)
+    text.writeJSON(integers: taps)
+    text.writeJSON(raw: #","phase":"#)
+    text.writeJSON(string: phase.rawValue)
+    text.writeJSON(raw: #","score":"#)
+    text.writeJSON(integer: score)
+    text.writeJSON(raw: "}")
+  }
+}
