@@ -4,7 +4,8 @@ For each binary in turn (in rounds of all of them, so that the machine's drift f
 alike): a fresh server, one player and one game per connection, a short move loop so that the
 database is not empty, then twice a ping run and a read run (with --moves, a move-loop run) of
 4 s each. Prints each run's rate against the ping run just before it, the server's CPU per
-request (per accepted action for moves) and that CPU against the ping's, then the medians per
+request (per accepted action for moves; of it, the thread pool's, where the SQLite writer
+runs) and that CPU against the ping's, then the medians per
 binary. The CPU ratio is the one to compare across days: the machine's speed drifts by tens of
 percent between runs, and a ping run just before carries the same drift.
 
@@ -53,7 +54,8 @@ def measure(binary, database_url, connections=64, seconds=4, script="read.lua", 
             if read["errors"] or ping["errors"]:
                 sys.exit(f"{binary}: errors in a run ({read['errors']} in {script}, {ping['errors']} pinging)")
             results.append((read["rps"] / ping["rps"], read["cpu_us"], ping["cpu_us"],
-                            read["database_cpu_us"] if database_url else None))
+                            read["database_cpu_us"] if database_url else None,
+                            read["pool_cpu_us"]))
         return results
     finally:
         process.terminate()
@@ -79,17 +81,19 @@ def main():
         for binary in options.binaries:
             if options.fresh_database:
                 recreate(options.database_url)
-            for ratio, cpu, ping_cpu, database_cpu in measure(
+            for ratio, cpu, ping_cpu, database_cpu, pool_cpu in measure(
                     binary, options.database_url, script="moves.lua" if options.moves else "read.lua",
                     log_level=options.log_level):
-                results[binary].append((ratio, cpu, ping_cpu, database_cpu))
-                print(f"{binary}: {what} {ratio:.2f} of the ceiling, server CPU {cpu:.0f} µs a {one}, "
+                results[binary].append((ratio, cpu, ping_cpu, database_cpu, pool_cpu))
+                print(f"{binary}: {what} {ratio:.2f} of the ceiling, server CPU {cpu:.0f} µs a {one} "
+                      f"({pool_cpu:.0f} of them in the thread pool), "
                       f"{ping_cpu:.0f} a ping ({cpu / ping_cpu:.2f} x)"
                       + (f", PostgreSQL {database_cpu:.0f} µs a {one}" if database_cpu is not None else ""),
                       flush=True)
     for binary, runs in results.items():
         print(f"{binary}: median {statistics.median(r[0] for r in runs):.2f} of the ceiling, "
-              f"{statistics.median(r[1] for r in runs):.0f} µs a {one}, "
+              f"{statistics.median(r[1] for r in runs):.0f} µs a {one} "
+              f"({statistics.median(r[4] for r in runs):.0f} in the thread pool), "
               f"{statistics.median(r[2] for r in runs):.0f} µs a ping, "
               f"CPU {statistics.median(r[1] / r[2] for r in runs):.2f} x a ping's"
               + (f", PostgreSQL {statistics.median(r[3] for r in runs):.0f} µs a {one}"

@@ -65,14 +65,34 @@ def peak_rss_mb(pid):
     return float("nan")
 
 
-def cpu_seconds(pid):
-    """The process's CPU time so far (user + system, all its threads), in seconds."""
-    with open(f"/proc/{pid}/stat") as f:
+def stat_cpu_seconds(path):
+    """The CPU time (user + system) in a /proc stat file, in seconds, and the command name."""
+    with open(path) as f:
         stat = f.read()
     # Fields 14 (utime) and 15 (stime), counted after the command name, which is in
     # parentheses and may hold spaces: the fields after ")" start with field 3.
     fields = stat[stat.rindex(")") + 2:].split()
-    return (int(fields[14 - 3]) + int(fields[15 - 3])) / os.sysconf("SC_CLK_TCK")
+    name = stat[stat.index("(") + 1:stat.rindex(")")]
+    return (int(fields[14 - 3]) + int(fields[15 - 3])) / os.sysconf("SC_CLK_TCK"), name
+
+
+def cpu_seconds(pid):
+    """The process's CPU time so far (user + system, all its threads), in seconds."""
+    return stat_cpu_seconds(f"/proc/{pid}/stat")[0]
+
+
+def pool_cpu_seconds(pid):
+    """The CPU time so far of the process's NIO thread pool (threads named TP-#n), where the
+    SQLite writer runs: nearly all the rest of a server's time is its event loops'."""
+    total = 0.0
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        try:
+            seconds, name = stat_cpu_seconds(f"/proc/{pid}/task/{thread}/stat")
+        except FileNotFoundError:  # the thread ended meanwhile
+            continue
+        if name.startswith("TP-"):
+            total += seconds
+    return total
 
 
 def database_cpu_seconds():
@@ -167,6 +187,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
     also by the accepted actions)."""
     shares = split(connections, len(servers))
     before = sum(cpu_seconds(process.pid) for process, _ in servers)
+    pool_before = sum(pool_cpu_seconds(process.pid) for process, _ in servers)
     database_before = database_cpu_seconds() if database else 0
     children_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     running = [start_wrk(url + path, share, seconds, script, script_args[i] if script_args else ())
@@ -184,6 +205,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
     load_cpu = (children.ru_utime + children.ru_stime
                 - children_before.ru_utime - children_before.ru_stime)
     cpu = sum(cpu_seconds(process.pid) for process, _ in servers) - before
+    pool_cpu = sum(pool_cpu_seconds(process.pid) for process, _ in servers) - pool_before
     database_cpu = database_cpu_seconds() - database_before if database else float("nan")
     result = {key: sum(part[key] for part in parts) for key in ("rps", "requests", "errors")}
     result.update({key: max(part[key] for part in parts) for key in ("p50", "p99", "max")})
@@ -191,6 +213,7 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
         if any(key in part for part in parts):
             result[key] = [item for part in parts for item in part.get(key, [])]
     result["cpu_us"] = cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
+    result["pool_cpu_us"] = pool_cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
     result["load_cpu_us"] = load_cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
     result["database_cpu_us"] = (database_cpu * 1e6 / result["requests"] if result["requests"]
                                  else float("nan"))
@@ -200,6 +223,8 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
         # Per accepted action: the move loop's unit, as its req/s.
         result["cpu_us_per_request"] = result["cpu_us"]
         result["cpu_us"] = cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
+        result["pool_cpu_us"] = (pool_cpu * 1e6 / result["actions"] if result["actions"]
+                                 else float("nan"))
         result["load_cpu_us"] = load_cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
         result["database_cpu_us"] = (database_cpu * 1e6 / result["actions"] if result["actions"]
                                      else float("nan"))
@@ -297,6 +322,9 @@ def main():
               f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
     print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
+    print("of the server's, its thread pool's (where the SQLite writer runs): " + "; ".join(
+        f"{median_of(results[key], 'pool_cpu_us'):.1f} µs {unit}"
+        for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
     print("the load client's (wrk's) CPU: " + "; ".join(
         f"{median_of(results[key], 'load_cpu_us'):.1f} µs {unit}"
         for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
