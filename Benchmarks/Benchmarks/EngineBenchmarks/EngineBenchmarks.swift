@@ -121,6 +121,19 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuesses)) }
   }
 
+  // The summary of the game above played to its end (every number from its lowest in turn),
+  // encoded twice as a game ends: stored, and in the reply.
+  let endSummary: NumberGame.Summary = {
+    var game = eightGuesses
+    for number in 0...9999 where !game.isOver { _ = try? game.apply(.guess(number), at: .zero) }
+    return game.summary
+  }()
+  Benchmark(
+    "Number after eight guesses, ended: encode the summary (CompactJSON)", configuration: timed
+  ) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(endSummary)) }
+  }
+
   // A Color Match round after 50 answers, its state encoded as the server stores it at every
   // answer: the state keeps every answered trial, so it grows through the round.
   let fiftyAnswers: ColorMatchGame = {

@@ -1,9 +1,10 @@
-// The JSON text of the Number game's state, view, actions and events, written without
-// Codable's containers (``JSONTextWritable``): at every move the server writes the state and
-// the action to store, and the view and events to answer; at every read, the view. Each
-// writes the keys its `encode(to:)` writes (synthesised, or in NumberGame+Codable.swift), in
-// the same order, and leaves out a nil optional as that does. `CompactJSONTests` holds every
-// state, view, action and event of games played to a win and a loss to Foundation's encoding.
+// The JSON text of the Number game's state, view, summary, actions and events, written
+// without Codable's containers (``JSONTextWritable``): at every move the server writes the
+// state and the action to store, and the view and events to answer; at every read, the view;
+// at the end, the summary. Each writes the keys its `encode(to:)` writes (synthesised, or in
+// NumberGame+Codable.swift), in the same order, and leaves out a nil optional as that does.
+// `CompactJSONTests` holds every state, view, summary, action and event of games played to a
+// win and a loss to Foundation's encoding.
 
 extension NumberGame: JSONTextWritable {
   public func writeJSON(to text: some JSONTextEncoder) throws {
@@ -109,6 +110,59 @@ extension NumberGame.View: JSONTextWritable {
       text.writeJSON(raw: #","secret":"#)
       text.writeJSON(integer: secret)
     }
+    text.writeJSON(raw: "}")
+  }
+}
+
+extension NumberGame.SummaryGuess: JSONTextWritable {
+  public func writeJSON(to text: some JSONTextEncoder) {
+    text.writeJSON(raw: #"{"number":"#)
+    text.writeJSON(integer: number)
+    text.writeJSON(raw: #","hint":"#)
+    text.writeJSON(string: hint.rawValue)
+    text.writeJSON(raw: #","knownLow":"#)
+    text.writeJSON(integer: knownLow)
+    text.writeJSON(raw: #","knownHigh":"#)
+    text.writeJSON(integer: knownHigh)
+    text.writeJSON(raw: #","halved":"#)
+    text.writeJSON(bool: halved)
+    text.writeJSON(raw: "}")
+  }
+}
+
+/// Written twice when a game ends: stored, and in the reply.
+extension NumberGame.Summary: JSONTextWritable {
+  public func writeJSON(to text: some JSONTextEncoder) throws {
+    text.writeJSON(raw: #"{"isOver":"#)
+    text.writeJSON(bool: isOver)
+    text.writeJSON(raw: #","won":"#)
+    text.writeJSON(bool: won)
+    text.writeJSON(raw: #","score":"#)
+    text.writeJSON(integer: score)
+    text.writeJSON(raw: #","attemptsUsed":"#)
+    text.writeJSON(integer: attemptsUsed)
+    text.writeJSON(raw: #","attemptsAllowed":"#)
+    text.writeJSON(integer: attemptsAllowed)
+    text.writeJSON(raw: #","low":"#)
+    text.writeJSON(integer: low)
+    text.writeJSON(raw: #","high":"#)
+    text.writeJSON(integer: high)
+    if let secret {
+      text.writeJSON(raw: #","secret":"#)
+      text.writeJSON(integer: secret)
+    }
+    text.writeJSON(raw: #","guesses":"#)
+    try text.writeJSON(array: guesses)
+    text.writeJSON(raw: #","halvedCount":"#)
+    text.writeJSON(integer: halvedCount)
+    text.writeJSON(raw: #","rangeSize":"#)
+    text.writeJSON(integer: rangeSize)
+    text.writeJSON(raw: #","optimalTries":"#)
+    text.writeJSON(integer: optimalTries)
+    text.writeJSON(raw: #","guaranteedNumbers":"#)
+    text.writeJSON(integer: guaranteedNumbers)
+    text.writeJSON(raw: #","strategy":"#)
+    try text.writeJSON(array: strategy)
     text.writeJSON(raw: "}")
   }
 }
