@@ -5,7 +5,7 @@
 // same order. `CompactJSONTests` holds every state of played games to Foundation's encoding.
 
 extension PictureQuizGame: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: some JSONTextEncoder) throws {
     text.writeJSON(raw: #"{"settings":{"choices":"#)
     text.writeJSON(integer: settings.choices)
     text.writeJSON(raw: #","questions":"#)
@@ -14,30 +14,39 @@ extension PictureQuizGame: JSONTextWritable {
       text.writeJSON(raw: #","noun":"#)
       text.writeJSON(string: settings.noun)
     }
-    text.writeJSON(raw: #"},"deck":["#)
-    for (index, item) in deck.enumerated() {
-      text.writeJSON(raw: index == 0 ? #"{"id":"# : #",{"id":"#)
-      text.writeJSON(string: item.id)
-      text.writeJSON(raw: #","name":"#)
-      text.writeJSON(string: item.name)
-      text.writeJSON(raw: "}")
-    }
-    text.writeJSON(raw: #"],"random":{"state":"#)
+    text.writeJSON(raw: #"},"deck":"#)
+    try text.writeJSON(array: deck)
+    text.writeJSON(raw: #","random":{"state":"#)
     text.writeJSON(integer: random.state)
-    text.writeJSON(raw: #"},"questions":["#)
-    for (index, question) in questions.enumerated() {
-      text.writeJSON(raw: index == 0 ? #"{"answer":"# : #",{"answer":"#)
-      text.writeJSON(integer: question.answer)
-      text.writeJSON(raw: #","choices":"#)
-      text.writeJSON(integers: question.choices)
-      text.writeJSON(raw: "}")
-    }
-    text.writeJSON(raw: #"],"taps":"#)
+    text.writeJSON(raw: #"},"questions":"#)
+    try text.writeJSON(array: questions)
+    text.writeJSON(raw: #","taps":"#)
     text.writeJSON(integers: taps)
     text.writeJSON(raw: #","phase":"#)
     text.writeJSON(string: phase.rawValue)
     text.writeJSON(raw: #","score":"#)
     text.writeJSON(integer: score)
+    text.writeJSON(raw: "}")
+  }
+}
+
+extension PictureQuizGame.Question: JSONTextWritable {
+  func writeJSON(to text: some JSONTextEncoder) {
+    text.writeJSON(raw: #"{"answer":"#)
+    text.writeJSON(integer: answer)
+    text.writeJSON(raw: #","choices":"#)
+    text.writeJSON(integers: choices)
+    text.writeJSON(raw: "}")
+  }
+}
+
+/// A deck's item, as a Picture Quiz state holds its deck.
+extension DeckItem: JSONTextWritable {
+  public func writeJSON(to text: some JSONTextEncoder) {
+    text.writeJSON(raw: #"{"id":"#)
+    text.writeJSON(string: id)
+    text.writeJSON(raw: #","name":"#)
+    text.writeJSON(string: name)
     text.writeJSON(raw: "}")
   }
 }
