@@ -161,10 +161,11 @@ public struct DailySet: Sendable {
     if day < DailyCalendar.launch { throw DailyError.beforeLaunch }
     let counted = day == today
     let puzzle = try await puzzle(engine, day: day)
+    let id = GameRecord.newID(at: now.milliseconds)
     let (step, settings) = try engine.startDaily(
-      content: puzzle.content, seed: puzzle.seed, at: now)
+      content: puzzle.content, seed: puzzle.seed, at: now, gameID: id)
     let record = GameRecord(
-      id: GameRecord.newID(at: now.milliseconds), playerID: playerID,
+      id: id, playerID: playerID,
       kind: engine.kind.rawValue,
       variant: puzzle.content.variant, settings: settings, seed: puzzle.seed, state: step.state,
       createdAt: now.milliseconds, daily: DailyTag(day: day, counted: counted))

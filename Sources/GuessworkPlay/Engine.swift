@@ -80,11 +80,14 @@ public protocol GameEngine: Sendable {
   /// The states kept decoded (``DecodedStates``), for the metrics.
   var decodedCached: CacheSize { get }
 
-  /// Starts a game on the content found for it, with the settings in the `settings` key of a
-  /// JSON object (missing keys take their defaults). Also returns the settings as played,
-  /// encoded.
-  func start(settingsIn body: Data, content: SuppliedContent, seed: UInt64, at now: Instant)
-    throws -> (Step, settings: String)
+  /// Starts game `gameID` on the content found for it, with the settings in the `settings` key
+  /// of a JSON object (missing keys take their defaults). Also returns the settings as played,
+  /// encoded. The game is remembered decoded as version 0, for its first move (not when
+  /// `gameID` is `nil`: a start that only checks the settings).
+  func start(
+    settingsIn body: Data, content: SuppliedContent, seed: UInt64, at now: Instant,
+    gameID: String?
+  ) throws -> (Step, settings: String)
   /// Decodes the stored state and lets time pass to `now`, once.
   func advance(_ state: String, gameID: String, version: Int, at now: Instant) throws -> Advanced
   /// The advanced game, encoded, with what its tick caused.
@@ -107,10 +110,10 @@ public protocol GameEngine: Sendable {
   func best(_ encoded: String?, variant: String?) -> Int?
   /// The best score of a tally on any variant.
   func bestOfAll(_ encoded: String?) -> Int?
-  /// Starts the daily puzzle: the game's daily settings on the content and seed of the day.
-  func startDaily(content: SuppliedContent, seed: UInt64, at now: Instant) throws -> (
-    Step, settings: String
-  )
+  /// Starts the daily puzzle as game `gameID`: the game's daily settings on the content and
+  /// seed of the day. The game is remembered decoded as version 0.
+  func startDaily(content: SuppliedContent, seed: UInt64, at now: Instant, gameID: String)
+    throws -> (Step, settings: String)
   /// The share line of a finished game, from its encoded summary.
   func shareLine(summary: String, score: Int) -> String?
   /// A request body `{"settings": {...}}` from settings typed as text (`name=value`, the
@@ -164,10 +167,20 @@ public struct Engine<G: Game>: GameEngine {
   }
 
   public func start(
-    settingsIn body: Data, content supplied: SuppliedContent, seed: UInt64, at now: Instant
+    settingsIn body: Data, content supplied: SuppliedContent, seed: UInt64, at now: Instant,
+    gameID: String?
   ) throws -> (Step, settings: String) {
     let game = try start(try settings(from: body), content: supplied, seed: seed, at: now)
-    return (try step(game, events: [], at: now), try CompactJSON.string(game.settings))
+    return (try started(game, gameID: gameID, at: now), try CompactJSON.string(game.settings))
+  }
+
+  /// A new game's first step. It is remembered decoded as version 0: its first move would
+  /// otherwise decode the state just encoded, through `JSONDecoder`, the dearest part of a
+  /// move (a twentieth of the move loop's server CPU went there, perf).
+  private func started(_ game: G, gameID: String?, at now: Instant) throws -> Step {
+    let step = try step(game, events: [], at: now)
+    if let gameID { decoded[gameID, 0] = (step.state, game) }
+    return step
   }
 
   public func advance(_ state: String, gameID: String, version: Int, at now: Instant) throws
@@ -359,11 +372,11 @@ public struct Engine<G: Game>: GameEngine {
     }
   }
 
-  public func startDaily(content supplied: SuppliedContent, seed: UInt64, at now: Instant) throws
-    -> (Step, settings: String)
-  {
+  public func startDaily(
+    content supplied: SuppliedContent, seed: UInt64, at now: Instant, gameID: String
+  ) throws -> (Step, settings: String) {
     let game = try start(G.dailySettings, content: supplied, seed: seed, at: now)
-    return (try step(game, events: [], at: now), try CompactJSON.string(game.settings))
+    return (try started(game, gameID: gameID, at: now), try CompactJSON.string(game.settings))
   }
 
   public func shareLine(summary: String, score: Int) -> String? {
@@ -401,24 +414,23 @@ public struct Engine<G: Game>: GameEngine {
   }
 }
 
-/// Decoded game states by game and version, each with the JSON it was decoded from: a hit
-/// counts only when that JSON is the one asked about (the same string, usually, so comparing
-/// is immediate). At most ``capacity`` of them, the ones in use kept (``RecentlyUsed``).
+/// Decoded game states by game, each with its version and the JSON it was decoded from: a hit
+/// counts only when that version and JSON are the ones asked about (the same string, usually,
+/// so comparing is immediate). One entry per game: a new version replaces the one before,
+/// which will not be asked for again. At most ``capacity`` of them, the ones in use kept
+/// (``RecentlyUsed``).
 public final class DecodedStates<G: Game>: Sendable {
   public static var capacity: Int { 8192 }
-
-  private struct Key: Hashable {
-    var gameID: String
-    var version: Int
-  }
 
   /// And at most this many bytes, as ``size`` counts them.
   public static var byteCapacity: Int { 16 << 20 }
 
+  /// By game id alone: a key of id and version cost a move twice the hashing, to forget the
+  /// version before and remember the new one (perf).
   private let states = Mutex(
-    RecentlyUsed<Key, (json: String, game: G)>(
+    RecentlyUsed<String, (version: Int, json: String, game: G)>(
       capacity: capacity, byteCapacity: byteCapacity,
-      weigh: { key, value in 64 + key.gameID.utf8.count + 2 * value.json.utf8.count }))
+      weigh: { gameID, value in 64 + gameID.utf8.count + 2 * value.json.utf8.count }))
 
   public init() {}
 
@@ -428,13 +440,14 @@ public final class DecodedStates<G: Game>: Sendable {
   }
 
   public subscript(gameID: String, version: Int) -> (json: String, game: G)? {
-    get { states.withLock { $0[Key(gameID: gameID, version: version)] } }
-    set {
-      states.withLock { states in
-        // One entry per game: the previous version will not be asked for again.
-        states[Key(gameID: gameID, version: version - 1)] = nil
-        states[Key(gameID: gameID, version: version)] = newValue
+    get {
+      guard let kept = states.withLock({ $0[gameID] }), kept.version == version else {
+        return nil
       }
+      return (kept.json, kept.game)
+    }
+    set {
+      states.withLock { $0[gameID] = newValue.map { (version, $0.json, $0.game) } }
     }
   }
 }

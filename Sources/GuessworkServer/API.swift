@@ -386,11 +386,12 @@ struct API: Sendable {
     let content = try await supply(
       engine.contentNeed, playerID: playerID, category: input.category, deck: input.deck,
       language: request.language)
+    let id = GameRecord.newID(at: now.milliseconds)
     let (step, settings) = try played {
-      try engine.start(settingsIn: body, content: content, seed: seed, at: now)
+      try engine.start(settingsIn: body, content: content, seed: seed, at: now, gameID: id)
     }
     let record = GameRecord(
-      id: GameRecord.newID(at: now.milliseconds), playerID: playerID,
+      id: id, playerID: playerID,
       kind: engine.kind.rawValue,
       variant: content.variant, settings: settings, seed: seed, state: step.state, version: 0,
       createdAt: now.milliseconds)

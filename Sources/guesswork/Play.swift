@@ -145,7 +145,7 @@ struct Play: AsyncParsableCommand {
     if let content {
       // The content limits the settings too: let the engine judge.
       let _: (Step, settings: String) = try engine.start(
-        settingsIn: body, content: content.supplied, seed: 0, at: .zero)
+        settingsIn: body, content: content.supplied, seed: 0, at: .zero, gameID: nil)
     }
     return GameSetup(engine: engine, body: body, content: content)
   }

@@ -1,4 +1,6 @@
+import Foundation
 import GuessworkCore
+import GuessworkStore
 import Testing
 
 @testable import GuessworkPlay
@@ -30,5 +32,30 @@ struct DecodedStatesTests {
     memo["g", 1] = ("v1", game)
     #expect(memo["g", 0] == nil)
     #expect(memo["g", 1]?.json == "v1")
+    #expect(memo["g", 2] == nil)
+    #expect(memo.size.entries == 1)
+  }
+}
+
+@Suite("A new game remembered decoded")
+struct StartedGameTests {
+  /// A game's first move started from its state as JSON: without the game remembered as it
+  /// started, that move decoded the state just encoded (a twentieth of the move loop's CPU).
+  @Test func aStartedGameIsRememberedAsVersionZero() throws {
+    let engine = Engine<NumberGame>()
+    let (step, _) = try engine.start(
+      settingsIn: Data(#"{"settings":{"low":1,"high":50}}"#.utf8), content: .none, seed: 7,
+      at: .zero, gameID: "g")
+    #expect(engine.decodedCached.entries == 1)
+    // The first move finds it: nothing more is decoded and remembered.
+    _ = try engine.advance(step.state, gameID: "g", version: 0, at: .zero)
+    #expect(engine.decodedCached.entries == 1)
+    #expect(engine.decodedCached.bytes == 64 + 1 + 2 * step.state.utf8.count)
+  }
+
+  @Test func aDailyGameIsRememberedAsVersionZero() throws {
+    let engine = Engine<NumberGame>()
+    _ = try engine.startDaily(content: .none, seed: 7, at: .zero, gameID: "daily")
+    #expect(engine.decodedCached.entries == 1)
   }
 }
