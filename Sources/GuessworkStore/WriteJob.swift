@@ -148,8 +148,10 @@ final class Batched<Input: Sendable, Output: Sendable>: Sendable {
     while true {
       let batch = queue.withLockedValue { $0.take() }
       if batch.isEmpty { return }
-      let results = await run(batch.map(\.input))
-      Asker.answer(zip(batch.lazy.map(\.asker), results))
+      // Closures, not key paths: in generic code a key path is made at run time, each call
+      // (perf).
+      let results = await run(batch.map { $0.input })
+      Asker.answer(zip(batch.lazy.map { $0.asker }, results))
     }
   }
 }
