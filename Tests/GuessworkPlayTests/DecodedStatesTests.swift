@@ -40,7 +40,7 @@ struct DecodedStatesTests {
 @Suite("A new game remembered decoded")
 struct StartedGameTests {
   /// A game's first move started from its state as JSON: without the game remembered as it
-  /// started, that move decoded the state just encoded (a twentieth of the move loop's CPU).
+  /// started, that move decoded the state just encoded (1.6% of the move loop's CPU).
   @Test func aStartedGameIsRememberedAsVersionZero() throws {
     let engine = Engine<NumberGame>()
     let (step, _) = try engine.start(
