@@ -212,23 +212,22 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
     for key in ("socket", "unexpected"):
         if any(key in part for part in parts):
             result[key] = [item for part in parts for item in part.get(key, [])]
-    result["cpu_us"] = cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
-    result["pool_cpu_us"] = pool_cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
-    result["load_cpu_us"] = load_cpu * 1e6 / result["requests"] if result["requests"] else float("nan")
-    result["database_cpu_us"] = (database_cpu * 1e6 / result["requests"] if result["requests"]
-                                 else float("nan"))
+    unit = result["requests"]
     if "actions" in parts[0]:
         result["games"] = sum(part["games"] for part in parts)
         result["actions"] = sum(part["actions"] for part in parts)
+        result["cpu_us_per_request"] = microseconds_each(cpu, result["requests"])
         # Per accepted action: the move loop's unit, as its req/s.
-        result["cpu_us_per_request"] = result["cpu_us"]
-        result["cpu_us"] = cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
-        result["pool_cpu_us"] = (pool_cpu * 1e6 / result["actions"] if result["actions"]
-                                 else float("nan"))
-        result["load_cpu_us"] = load_cpu * 1e6 / result["actions"] if result["actions"] else float("nan")
-        result["database_cpu_us"] = (database_cpu * 1e6 / result["actions"] if result["actions"]
-                                     else float("nan"))
+        unit = result["actions"]
+    for key, spent in (("cpu_us", cpu), ("pool_cpu_us", pool_cpu), ("load_cpu_us", load_cpu),
+                       ("database_cpu_us", database_cpu)):
+        result[key] = microseconds_each(spent, unit)
     return result
+
+
+def microseconds_each(seconds, count):
+    """`seconds` shared among `count`, in µs each (NaN for none)."""
+    return seconds * 1e6 / count if count else float("nan")
 
 
 def median_of(runs, key):
