@@ -38,6 +38,33 @@ struct PostgresPlanTests {
     }
   }
 
+  @Test(
+    "Writing a move's action runs no check of its game: `actions` has no trigger (not even a foreign key's), and `games` one of its own, for deletes"
+  )
+  func actionsAreNotCheckedRowByRow() async throws {
+    try await withPostgresGames { games in
+      let triggers = try await games.client.withConnection { connection in
+        var found: [String: [String]] = [:]
+        // tgtype: 1 a row trigger, 4 insert, 8 delete, 16 update (PostgreSQL's pg_trigger.h).
+        for try await (table, type) in try await connection.query(
+          """
+          SELECT c.relname::text, t.tgtype::int4 FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE c.oid = 'public.actions'::regclass
+            OR (c.oid = 'public.games'::regclass AND NOT t.tgisinternal)
+          """, logger: Self.logger
+        ).decode((String, Int32).self) {
+          let kind = type & 1 == 1 ? "row" : "statement"
+          let events = [(4, "insert"), (8, "delete"), (16, "update")]
+            .filter { type & Int32($0.0) != 0 }.map(\.1).joined(separator: "+")
+          found[table, default: []].append("\(kind) \(events)")
+        }
+        return found
+      }
+      #expect(triggers["actions"] == nil)
+      #expect(triggers["games"] == ["statement delete"])
+    }
+  }
+
   /// On `connection`, in a transaction rolled back after, over private copies of `games`
   /// (with the real one's fill factor) and `actions` (temporary tables, so that no other test
   /// writes on the same pages): 40 new games of one player, each with a state of a kilobyte,

@@ -76,7 +76,7 @@ struct SQLitePlanTests {
     }
     try await store.close()
     let reopened = try await SQLStore.open(location, logger: Backend.logger)
-    #expect(try await reopened.appliedMigrations() == Array(1...12))
+    #expect(try await reopened.appliedMigrations() == Array(1...13))
     #expect(try await reopened.actions(gameID: game.id) == actions)
     let definition = try await reopened.session { db in
       try await db.raw("SELECT sql FROM sqlite_master WHERE name = 'actions'").all().map {

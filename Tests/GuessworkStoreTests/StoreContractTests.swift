@@ -1,7 +1,9 @@
 import Foundation
-import GuessworkStore
 import Logging
+import SQLKit
 import Testing
+
+@testable import GuessworkStore
 
 /// The databases the contract runs against: always SQLite in a temporary file, and the
 /// PostgreSQL that `scripts/test` starts (its URL in `GUESSWORK_TEST_POSTGRES_URL`).
@@ -104,11 +106,11 @@ struct StoreContractTests {
   func migrationsAreIdempotent(backend: Backend) async throws {
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == Array(1...12))
+      #expect(applied == Array(1...13))
     }
     try await withStore(backend) { store in
       let applied = try await store.appliedMigrations()
-      #expect(applied == Array(1...12))
+      #expect(applied == Array(1...13))
     }
   }
 
@@ -261,6 +263,48 @@ struct StoreContractTests {
         try await store.actions(gameID: game.id) == [
           ActionRecord(gameID: game.id, version: 1, action: #"{"type":"clear"}"#, at: 3_000)
         ])
+    }
+  }
+
+  @Test(
+    "A game's actions go with it, whether the game or its player is deleted",
+    arguments: Backend.available)
+  func actionsGoWithTheirGame(backend: Backend) async throws {
+    try await withStore(backend) { store in
+      let player = try await newPlayer(store)
+      let games = [
+        try await newGame(store, player: player, seed: 1),
+        try await newGame(store, player: player, seed: 2),
+        try await newGame(store, player: player, seed: 3),
+      ]
+      let kept = try await newGame(store, player: try await newPlayer(store, name: "Bo"))
+      for game in games + [kept] {
+        for version in 1...2 {
+          let move = Move(
+            gameID: game.id, version: version, state: #"{"v":\#(version)}"#, at: 3_000,
+            action: #"{"type":"clear"}"#)
+          #expect(try await store.saveMove(move, expectedVersion: version - 1))
+        }
+        #expect(try await store.actions(gameID: game.id).count == 2)
+      }
+      // Nothing the server does deletes a game; an operator may, in SQL.
+      try await store.writing { db in
+        try await db.raw("DELETE FROM games WHERE id = \(bind: games[0].id)").run()
+      }
+      #expect(try await store.actions(gameID: games[0].id).isEmpty)
+      #expect(try await store.actions(gameID: games[1].id).count == 2)
+      try await store.writing { db in
+        try await db.raw("DELETE FROM players WHERE id = \(bind: player.id)").run()
+      }
+      // (Counted in SQL: a SQLite store keeps the games it wrote last, and a delete made
+      // beside it is not one of its writes.)
+      let left = try await store.session { db in
+        try await db.raw("SELECT COUNT(*) AS n FROM games WHERE player_id = \(bind: player.id)")
+          .first(decodingColumn: "n", as: Int.self)
+      }
+      #expect(left == 0)
+      for game in games { #expect(try await store.actions(gameID: game.id).isEmpty) }
+      #expect(try await store.actions(gameID: kept.id).count == 2)
     }
   }
 
