@@ -227,7 +227,7 @@ public struct Catalog: Sendable {
   }
 
   /// The text of `key` with `args` put in.
-  public func callAsFunction(_ key: String, _ args: [String: Message.Argument] = [:]) -> String {
+  public func callAsFunction(_ key: String, _ args: Message.Arguments = [:]) -> String {
     guard let entry = entries[key] else { return key }
     let template: String
     switch entry {
@@ -248,7 +248,7 @@ public struct Catalog: Sendable {
   }
 
   /// Puts the arguments into `{name}` placeholders; `{{` and `}}` are literal braces.
-  func fill(_ template: String, _ args: [String: Message.Argument]) -> String {
+  func fill(_ template: String, _ args: Message.Arguments) -> String {
     var result = ""
     var index = template.startIndex
     while index < template.endIndex {

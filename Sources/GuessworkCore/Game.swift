@@ -247,7 +247,7 @@ public struct Refusal: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// A refusal said in one sentence: `key` with `args`.
-  public init(_ code: Code, _ key: String, _ args: [String: Message.Argument] = [:]) {
+  public init(_ code: Code, _ key: String, _ args: Message.Arguments = [:]) {
     self.init(code, Message(key, args))
   }
 

@@ -21,7 +21,7 @@ struct APIError: Error, Sendable {
 
   init(
     _ status: HTTPResponse.Status, _ code: String, _ key: String,
-    _ args: [String: Message.Argument] = [:]
+    _ args: Message.Arguments = [:]
   ) {
     self.init(status, code, [Message(key, args)])
   }
@@ -39,7 +39,7 @@ struct APIError: Error, Sendable {
 
   static let noPlayer = APIError(.unauthorized, "no-player", "error.noPlayer")
 
-  static func badRequest(_ key: String, _ args: [String: Message.Argument] = [:]) -> APIError {
+  static func badRequest(_ key: String, _ args: Message.Arguments = [:]) -> APIError {
     APIError(.badRequest, "bad-request", key, args)
   }
 

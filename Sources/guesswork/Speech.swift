@@ -38,7 +38,7 @@ enum Speech {
   static var categories: [WordCategory] { ContentLibrary.categoryIDs.compactMap(category) }
 
   /// A key in words.
-  static func say(_ key: String, _ args: [String: Message.Argument] = [:]) -> String {
+  static func say(_ key: String, _ args: Message.Arguments = [:]) -> String {
     catalog(key, args)
   }
 }

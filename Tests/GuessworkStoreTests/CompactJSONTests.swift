@@ -171,6 +171,13 @@ import Testing
       Holder(first: Message("k", ["n": 1]), list: [nil, Message("k2"), Message("k3", ["t": "x"])]))
   }
 
+  @Test("A message's arguments are written in the order they were given")
+  func messageArgumentsKeepTheirOrder() throws {
+    let message = Message("number.range", ["low": 1, "high": 9, "a": "x", "count": 2])
+    let expected = #"{"key":"number.range","args":{"low":1,"high":9,"a":"x","count":2}}"#
+    #expect(try CompactJSON.string(message) == expected)
+  }
+
   @Test func containersUsedInAnyOrderMakeValidJSON() throws {
     let compact = Data(try CompactJSON.encode(Unusual()))
     #expect(try canonical(compact) == canonical(JSONEncoder().encode(Unusual())))

@@ -112,6 +112,10 @@ let benchmarks: @Sendable () -> Void = {
     return game
   }()
   let eightGuessesView = eightGuesses.view(at: .zero)
+  // The view built, as at every move and read: a message for each guess and the range.
+  Benchmark("Number after eight guesses: build the view", configuration: timed) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(eightGuesses.view(at: .zero)) }
+  }
   Benchmark("Number after eight guesses: encode the view (CompactJSON)", configuration: timed) {
     benchmark in
     for _ in benchmark.scaledIterations { blackHole(try CompactJSON.encode(eightGuessesView)) }

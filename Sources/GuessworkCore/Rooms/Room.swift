@@ -260,11 +260,11 @@ public struct RoomRefusal: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   public let code: Code
-  public let args: [String: Message.Argument]
+  public let args: Message.Arguments
   /// When the game's rules refused: their reason.
   public let refusal: Refusal?
 
-  public init(_ code: Code, _ args: [String: Message.Argument] = [:]) {
+  public init(_ code: Code, _ args: Message.Arguments = [:]) {
     self.code = code
     self.args = args
     refusal = nil

@@ -53,12 +53,81 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSO
     }
   }
 
+  /// The placeholders' values by name, in the order they were given, written as a JSON
+  /// object in that order (`["low": 1, "high": 9]`). A message has a few of them and a view
+  /// makes a dozen messages at every move, so a list searched in order serves better than a
+  /// dictionary, which hashed every name and wrote its keys in an order of its own: Number's
+  /// view after eight guesses was built in 1.45 µs and written in 4.3 with a dictionary, in
+  /// 0.52 and 2.5 with the list (engine benchmarks, BENCHMARKS.md "2026-11-27 (afternoon)").
+  /// Two are equal when they give the same names the same values, in any order.
+  public struct Arguments: Sendable, Hashable, Codable, Sequence, ExpressibleByDictionaryLiteral {
+    /// A name and its value.
+    public typealias Element = (String, Argument)
+    private var pairs: [Element]
+
+    /// The pairs of a literal, which names each once (as a dictionary's literal must).
+    public init(dictionaryLiteral elements: Element...) {
+      assert(Set(elements.map(\.0)).count == elements.count, "a name given twice")
+      pairs = elements
+    }
+
+    public var isEmpty: Bool { pairs.isEmpty }
+    public var count: Int { pairs.count }
+
+    /// The value named `name`; setting one replaces it where it is, or adds it last, and
+    /// `nil` removes it.
+    public subscript(name: String) -> Argument? {
+      get { pairs.first { $0.0 == name }?.1 }
+      set {
+        let index = pairs.firstIndex { $0.0 == name }
+        switch (index, newValue) {
+        case (let index?, let value?): pairs[index].1 = value
+        case (let index?, nil): pairs.remove(at: index)
+        case (nil, let value?): pairs.append((name, value))
+        case (nil, nil): break
+        }
+      }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Element]> { pairs.makeIterator() }
+
+    public static func == (left: Arguments, right: Arguments) -> Bool {
+      left.count == right.count && left.allSatisfy { name, value in right[name] == value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+      for (name, value) in pairs.sorted(by: { $0.0 < $1.0 }) {
+        hasher.combine(name)
+        hasher.combine(value)
+      }
+    }
+
+    private struct Name: CodingKey {
+      let stringValue: String
+      init(stringValue: String) { self.stringValue = stringValue }
+      var intValue: Int? { nil }
+      init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Name.self)
+      pairs = try container.allKeys.map {
+        ($0.stringValue, try container.decode(Argument.self, forKey: $0))
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Name.self)
+      for (name, value) in pairs { try container.encode(value, forKey: Name(stringValue: name)) }
+    }
+  }
+
   /// The catalog key ("number.hint.higher").
   public var key: String
   /// The placeholders' values, by name.
-  public var args: [String: Argument]
+  public var args: Arguments
 
-  public init(_ key: String, _ args: [String: Argument] = [:]) {
+  public init(_ key: String, _ args: Arguments = [:]) {
     self.key = key
     self.args = args
   }
@@ -68,7 +137,7 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSO
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     key = try container.decode(String.self, forKey: .key)
-    args = try container.decodeIfPresent([String: Argument].self, forKey: .args) ?? [:]
+    args = try container.decodeIfPresent(Arguments.self, forKey: .args) ?? [:]
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -112,7 +181,7 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSO
   /// The key and its arguments, for logs and test failures (`number.hint.higher(number: 42)`).
   public var description: String {
     guard !args.isEmpty else { return key }
-    let list = args.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+    let list = args.sorted { $0.0 < $1.0 }.map { "\($0.0): \($0.1)" }
     return "\(key)(\(list.joined(separator: ", ")))"
   }
 }
