@@ -565,8 +565,11 @@ public final class SQLStore: GuessworkStore {
       END
       $$
       """,
+      // (Dropped and made again rather than `CREATE OR REPLACE TRIGGER`, which needs
+      // PostgreSQL 14; a migration is one transaction, so nothing sees `games` without it.)
+      "DROP TRIGGER IF EXISTS games_delete_actions ON games",
       """
-      CREATE OR REPLACE TRIGGER games_delete_actions AFTER DELETE ON games
+      CREATE TRIGGER games_delete_actions AFTER DELETE ON games
       REFERENCING OLD TABLE AS deleted_games
       FOR EACH STATEMENT EXECUTE FUNCTION guesswork_delete_actions()
       """,
