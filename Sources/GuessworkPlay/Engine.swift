@@ -171,16 +171,18 @@ public struct Engine<G: Game>: GameEngine {
     gameID: String?
   ) throws -> (Step, settings: String) {
     let game = try start(try settings(from: body), content: supplied, seed: seed, at: now)
-    return (try started(game, gameID: gameID, at: now), try CompactJSON.string(game.settings))
+    return try started(game, gameID: gameID, at: now)
   }
 
-  /// A new game's first step. It is remembered decoded as version 0: its first move would
-  /// otherwise decode the state just encoded, through `JSONDecoder`, about 20 µs a game (1.6%
-  /// of the move loop's server CPU, perf).
-  private func started(_ game: G, gameID: String?, at now: Instant) throws -> Step {
+  /// A new game's first step and its settings, encoded. The game is remembered decoded as
+  /// version 0: its first move would otherwise decode the state just encoded, through
+  /// `JSONDecoder`, about 20 µs a game (1.6% of the move loop's server CPU, perf).
+  private func started(_ game: G, gameID: String?, at now: Instant) throws -> (
+    Step, settings: String
+  ) {
     let step = try step(game, events: [], at: now)
     if let gameID { decoded[gameID, 0] = (step.state, game) }
-    return step
+    return (step, try CompactJSON.string(game.settings))
   }
 
   public func advance(_ state: String, gameID: String, version: Int, at now: Instant) throws
@@ -378,7 +380,7 @@ public struct Engine<G: Game>: GameEngine {
     content supplied: SuppliedContent, seed: UInt64, at now: Instant, gameID: String
   ) throws -> (Step, settings: String) {
     let game = try start(G.dailySettings, content: supplied, seed: seed, at: now)
-    return (try started(game, gameID: gameID, at: now), try CompactJSON.string(game.settings))
+    return try started(game, gameID: gameID, at: now)
   }
 
   public func shareLine(summary: String, score: Int) -> String? {
