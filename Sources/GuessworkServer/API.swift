@@ -426,10 +426,16 @@ struct API: Sendable {
 
   /// The game `id` of the requesting player; anyone else's game does not exist for them.
   /// `toMove`: the game to start a move from (``GuessworkStore/gameToMove(id:)``).
-  private func ownGame(_ request: Request, id: String, toMove: Bool = false) async throws -> (
-    GameRecord, any GameEngine
-  ) {
-    let playerID = try await identity.requirePlayerID(of: request)
+  /// The game `id` of the request's player (or of `playerID`, when it is already known).
+  private func ownGame(
+    _ request: Request, id: String, toMove: Bool = false, playerID known: String? = nil
+  ) async throws -> (GameRecord, any GameEngine) {
+    let playerID: String
+    if let known {
+      playerID = known
+    } else {
+      playerID = try await identity.requirePlayerID(of: request)
+    }
     let found = try await toMove ? store.gameToMove(id: id) : store.game(id: id)
     guard let record = found, record.playerID == playerID,
       let engine = engines[record.kind]
@@ -476,9 +482,19 @@ struct API: Sendable {
   }
 
   private func act(_ request: Request, id: String) async throws -> Response {
-    var (record, engine) = try await ownGame(request, id: id, toMove: true)
+    json(try await move(request, id: id) { try await body(of: request) })
+  }
+
+  /// Applies the action `body()` gives (`{"version": N, "action": {...}}`) to the game `id` of
+  /// `request`'s player, and stores it before it answers: for `POST .../actions` and for each
+  /// message of the play socket (``PlaySocket``), whose `request` is the one that opened it and
+  /// whose player (`playerID`) was found when it opened.
+  func move(
+    _ request: Request, playerID: String? = nil, id: String, body: () async throws -> Data
+  ) async throws -> GameReply {
+    var (record, engine) = try await ownGame(request, id: id, toMove: true, playerID: playerID)
     try limiter.admit(.moves, key: record.playerID)
-    let body = try await body(of: request)
+    let body = try await body()
     let asked = try engine.read(body: body)
     // Another instance may have moved the game since this one last wrote it.
     if asked.version != record.version, let stored = try await store.game(id: id) {
@@ -499,8 +515,7 @@ struct API: Sendable {
     // An action that changes nothing (Backspace on an empty pad) is answered, not stored: a
     // thousand of them would otherwise be a thousand rows.
     if !advanced.changed, step.events.isEmpty, step.state == record.state {
-      return json(
-        try await reply(record, step, version: record.version, events: [], request: request))
+      return try await reply(record, step, version: record.version, events: [], request: request)
     }
     let version = record.version + 1
     let saved = try await store.saveMove(
@@ -510,8 +525,7 @@ struct API: Sendable {
     }
     play.moved(record.kind)
     await handBack(record, step, now: now)
-    return json(
-      try await reply(record, step, version: version, events: step.events, request: request))
+    return try await reply(record, step, version: version, events: step.events, request: request)
   }
 
   /// Stores a game that time has ended, unless someone else already stored a newer version.

@@ -61,6 +61,11 @@ struct APIError: Error, Sendable {
     message.map(catalog.render).joined(separator: " ")
   }
 
+  /// The body of its error response, in the words of `catalog`.
+  func body(in catalog: Catalog) -> Body {
+    Body(error: .init(code: code, message: message(in: catalog), gameId: gameId))
+  }
+
   /// The body of every error response.
   struct Body: Encodable {
     struct Detail: Encodable {

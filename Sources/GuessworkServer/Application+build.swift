@@ -70,6 +70,7 @@ public func buildApplication(
   sockets.add(
     middleware: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
   rooms.registerSocket(on: sockets)
+  PlaySocket(api: api, logger: logger).register(sockets: sockets, http: router)
   if let files = configuration.localCA {
     let der = ByteBuffer(bytes: try LocalCertificate.caDER(files))
     router.get(RouterPath(LocalCertificate.caPath)) { _, _ in

@@ -59,31 +59,31 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 
   static func response(for error: any Error, logger: Logger, catalog: Catalog) -> Response {
-    let apiError: APIError
+    let apiError = Self.apiError(for: error, logger: logger)
+    var response = json(apiError.body(in: catalog), status: apiError.status)
+    if let seconds = apiError.retryAfter { response.headers[.retryAfter] = String(seconds) }
+    return response
+  }
+
+  /// What any error a route throws tells the client (an unexpected one is logged and is a 500).
+  static func apiError(for error: any Error, logger: Logger) -> APIError {
     switch error {
     case let error as APIError:
-      apiError = error
+      return error
     case let error as DecodingError:
-      apiError = .badRequest(detail: error.explanation)
+      return .badRequest(detail: error.explanation)
     case let error as HTTPError:
-      apiError = APIError(
+      return APIError(
         error.status, Self.code(for: error.status),
         error.body.map { [Message("error.detail", ["detail": .text($0)])] }
           ?? [Self.message(for: error.status)])
     case let error as any HTTPResponseError:
-      apiError = APIError(
+      return APIError(
         error.status, Self.code(for: error.status), [Self.message(for: error.status)])
     default:
       logger.error("internal error: \(String(reflecting: error))")
-      apiError = APIError(.internalServerError, "internal", "error.internal")
+      return APIError(.internalServerError, "internal", "error.internal")
     }
-    var response = json(
-      APIError.Body(
-        error: .init(
-          code: apiError.code, message: apiError.message(in: catalog), gameId: apiError.gameId)),
-      status: apiError.status)
-    if let seconds = apiError.retryAfter { response.headers[.retryAfter] = String(seconds) }
-    return response
   }
 
   static func code(for status: HTTPResponse.Status) -> String {

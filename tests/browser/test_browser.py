@@ -321,6 +321,45 @@ def test_number_win_by_keyboard_halving_with_the_hints(player):
     player.screenshot("number-won")
 
 
+def actions_posted(player):
+    """How many moves this page has POSTed (the resource timings of `/api/games/{id}/actions`)."""
+    return player.js("return performance.getEntriesByType('resource').filter("
+                     "(e) => /^\\/api\\/games\\/[^/]+\\/actions$/.test(new URL(e.name).pathname)).length")
+
+
+def halve_to_the_end(player):
+    """Plays the Number game on the page to its end by halving; the number of guesses."""
+    guesses = 0
+    while not player.d.find_element(By.CSS_SELECTOR, "#over").is_displayed():
+        low, high = known_range(player)
+        guess_and_wait(player, (low + high) // 2)
+        guesses += 1
+    return guesses
+
+
+def test_moves_go_over_the_play_socket_and_by_post_without_it(player, browser):
+    player.join("Sol")
+    number_start(player, attempts=7)
+    guesses = halve_to_the_end(player)
+    assert guesses >= 2
+    # The socket opens with the game: at most the first action (a key of the pad), sent before
+    # it was open, is POSTed.
+    assert actions_posted(player) <= 1, (actions_posted(player), guesses)
+    assert player.wait_text("#over-title", r"^You got it")
+    # A browser whose socket cannot open plays the same game by POST.
+    script = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                     {"source": "window.WebSocket = undefined;"})
+    try:
+        number_start(player, attempts=7)
+        guesses = halve_to_the_end(player)
+        # Every key of the pad is an action (the typed number is the game's): at least the
+        # guesses' Enter keys were POSTed.
+        assert actions_posted(player) >= guesses
+        assert player.wait_text("#over-title", r"^You got it")
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+
+
 def test_number_loss_by_clicks_with_a_refusal_and_reload(player):
     player.join("Lou")
     for _ in range(5):  # one attempt each: 1 in 100 to win by luck, so try again then

@@ -173,6 +173,73 @@ export function onEveryReply(listener) {
 }
 
 /**
+ * The page's moves over one open connection (docs/play-socket.md): the same moves as
+ * `POST /api/games/{id}/actions`, answered alike, without an HTTP request each. Opened when a
+ * game is shown; until it is open, or when it closes with a move unanswered, moves are POSTed
+ * (a move the server took before the socket closed then comes back as a stale version, and
+ * the game is loaded again). After three sockets that never opened, the page stops trying.
+ */
+class PlaySocket {
+  constructor() {
+    this.ws = null;
+    this.lang = null;
+    this.pending = new Map();
+    this.nextRef = 1;
+    this.failures = 0;
+  }
+
+  open() {
+    if (this.ws && this.lang !== lang()) this.ws.close(1000, 'language changed');
+    if (this.ws || this.failures >= 3 || typeof WebSocket !== 'function') return;
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const ws = new WebSocket(
+      `${scheme}//${location.host}/api/play/socket?lang=${encodeURIComponent(lang())}`);
+    let opened = false;
+    this.ws = ws;
+    this.lang = lang();
+    ws.onopen = () => { opened = true; this.failures = 0; };
+    ws.onmessage = (event) => {
+      let answer;
+      try { answer = JSON.parse(event.data); } catch { return; }
+      const waiting = this.pending.get(answer && answer.ref);
+      if (!waiting) return;
+      this.pending.delete(answer.ref);
+      waiting(answer);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!opened) this.failures += 1;
+      for (const waiting of this.pending.values()) waiting(null);
+      this.pending.clear();
+    };
+  }
+
+  get isOpen() {
+    return !!this.ws && this.ws.readyState === WebSocket.OPEN && this.lang === lang();
+  }
+
+  /** The reply to a move, as `api()` resolves; throws ApiError as it does; resolves with
+      `undefined` when the socket closed first (the move is then POSTed). */
+  move(game, version, action) {
+    const ref = this.nextRef++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(ref, (answer) => {
+        if (!answer) resolve(undefined);
+        else if (answer.status === 200) resolve(answer.reply);
+        else {
+          const error = answer.error || {};
+          reject(new ApiError(answer.status, error.code, error.message, error));
+        }
+      });
+      this.ws.send(JSON.stringify({ ref, game, version, action }));
+    });
+  }
+}
+
+const playSocket = new PlaySocket();
+
+/**
  * One game on the server. Actions go one at a time, each with the latest version; a stale
  * version reloads the game. `onReply(reply)` renders every answer.
  */
@@ -194,6 +261,7 @@ export class GameSession {
     if (this.reply && reply.id === this.reply.id && reply.version < this.reply.version) return;
     this.endedNow = reply.isOver && !!this.reply && this.reply.id === reply.id && !this.reply.isOver;
     this.reply = reply;
+    if (!reply.isOver) playSocket.open();
     setGameIdInURL(reply.id);
     this.onReply(reply);
     for (const listener of replyListeners) listener(reply);
@@ -220,9 +288,11 @@ export class GameSession {
     return this.enqueue(async () => {
       if (!this.reply) return null;
       try {
-        const reply = await api('POST', `/api/games/${encodeURIComponent(this.id)}/actions`, {
-          action, version: this.reply.version,
-        });
+        const version = this.reply.version;
+        const reply = (playSocket.isOpen ? await playSocket.move(this.id, version, action) : undefined)
+          ?? await api('POST', `/api/games/${encodeURIComponent(this.id)}/actions`, {
+            action, version,
+          });
         say('');
         this.accept(reply);
         return reply;

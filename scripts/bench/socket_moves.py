@@ -1,0 +1,164 @@
+"""The move loop over the play socket (docs/play-socket.md) against the same loop over HTTP.
+
+Each connection is a player who starts Number games (0...9999, 20 attempts) by POST and plays
+each to the end by halving, as moves.lua does over HTTP, but sends every move over one
+WebSocket of its own. For each round: a fresh server, a short HTTP move loop so that the
+database is not empty, then a ping run (wrk), the HTTP move loop (wrk, moves.lua) and the
+socket move loop, each for `--seconds`. Prints, for each loop, accepted moves a second against
+the ping run, and the server's CPU per accepted move against its CPU per ping; then the
+medians.
+
+The socket's load client is this Python process (asyncio, `websockets` from PyPI): it costs
+more CPU a move than wrk's, on the same two cores, so the loop's rate against the ceiling
+understates the server; the server's CPU a move is what to compare.
+
+    python3 scripts/bench/socket_moves.py [--database-url URL] [--rounds N] [--seconds S]
+        [--connections C] BINARY
+"""
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run  # noqa: E402  (the benchmark's own helpers, next to this file)
+
+NEW_GAME = json.dumps({"game": "number", "settings": {"low": 0, "high": 9999, "attempts": 20}})
+
+
+class Http:
+    """One keep-alive HTTP/1.1 connection: a player's POSTs (a new game)."""
+
+    def __init__(self, reader, writer, host, cookie):
+        self.reader, self.writer, self.host, self.cookie = reader, writer, host, cookie
+
+    async def post(self, path, body):
+        data = body.encode()
+        self.writer.write((f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nCookie: {self.cookie}\r\n"
+                           f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
+                          .encode() + data)
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length = next(int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:"))
+        return status, json.loads(await self.reader.readexactly(length))
+
+
+async def player(url, cookie, stop, counts):
+    """Plays Number games until `stop` is set; counts accepted moves, games and errors."""
+    host = url.split("//", 1)[1]
+    reader, writer = await asyncio.open_connection(*host.split(":"))
+    http = Http(reader, writer, host, cookie)
+    async with connect(url.replace("http", "ws", 1) + "/api/play/socket",
+                       additional_headers={"Cookie": cookie}, compression=None,
+                       max_size=1 << 20) as ws:
+        ref = 0
+        while not stop.is_set():
+            status, game = await http.post("/api/games", NEW_GAME)
+            if status != 201:
+                counts["errors"] += 1
+                await asyncio.sleep(0.01)
+                continue
+            counts["games"] += 1
+            low, high, version = 0, 9999, 0
+            while not stop.is_set():
+                ref += 1
+                await ws.send(json.dumps({
+                    "ref": ref, "game": game["id"], "version": version,
+                    "action": {"type": "guess", "number": (low + high) // 2}}))
+                answer = json.loads(await ws.recv())
+                if answer["status"] != 200:
+                    counts["errors"] += 1
+                    break
+                counts["moves"] += 1
+                reply = answer["reply"]
+                if reply["isOver"]:
+                    break
+                version = reply["version"]
+                low, high = reply["view"]["knownLow"], reply["view"]["knownHigh"]
+    writer.close()
+
+
+async def socket_loop(url, cookies, seconds, process):
+    """The socket move loop for `seconds` after a second's warm-up: moves a second, the
+    server's and this process's CPU µs a move, errors."""
+    stop = asyncio.Event()
+    counts = {"moves": 0, "games": 0, "errors": 0}
+    tasks = [asyncio.create_task(player(url, cookie, stop, counts)) for cookie in cookies]
+    await asyncio.sleep(1)
+    moves_before = counts["moves"]
+    cpu_before = run.cpu_seconds(process.pid)
+    own_before = resource.getrusage(resource.RUSAGE_SELF)
+    started = time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - started
+    moves = counts["moves"] - moves_before
+    cpu = run.cpu_seconds(process.pid) - cpu_before
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    load = own.ru_utime + own.ru_stime - own_before.ru_utime - own_before.ru_stime
+    stop.set()
+    await asyncio.gather(*tasks)
+    return {"rps": moves / elapsed, "cpu_us": run.microseconds_each(cpu, moves),
+            "load_cpu_us": run.microseconds_each(load, moves), "errors": counts["errors"]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("binary")
+    parser.add_argument("--database-url")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--seconds", type=int, default=8)
+    parser.add_argument("--connections", type=int, default=64)
+    options = parser.parse_args()
+    rows = []
+    for round_ in range(options.rounds):
+        process, url, _ = run.start_server(options.binary, options.database_url)
+        try:
+            subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
+                            os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
+            cookies = [run.post(url, "/api/players", '{"name":"Bench"}')[0]
+                       for _ in range(options.connections)]
+            ping = run.wrk([(process, url)], options.connections, options.seconds, path="/ping")
+            http = run.wrk([(process, url)], options.connections, options.seconds, "moves.lua",
+                           database=False)
+            socket = asyncio.run(socket_loop(url, cookies, options.seconds, process))
+        finally:
+            process.terminate()
+            process.wait()
+        if ping["errors"] or http["errors"] or socket["errors"]:
+            sys.exit(f"errors: {ping['errors']} pinging, {http['errors']} over HTTP, "
+                     f"{socket['errors']} over the socket")
+        row = {"ping": ping["rps"], "ping_cpu": ping["cpu_us"],
+               "http": http["rps"], "http_cpu": http["cpu_us"], "http_load": http["load_cpu_us"],
+               "socket": socket["rps"], "socket_cpu": socket["cpu_us"],
+               "socket_load": socket["load_cpu_us"]}
+        rows.append(row)
+        print(f"round {round_ + 1}: ping {row['ping']:,.0f}/s {row['ping_cpu']:.1f} µs; "
+              f"HTTP moves {row['http']:,.0f}/s ({row['http'] / row['ping']:.2f}) "
+              f"{row['http_cpu']:.1f} µs ({row['http_cpu'] / row['ping_cpu']:.2f} x a ping); "
+              f"socket moves {row['socket']:,.0f}/s ({row['socket'] / row['ping']:.2f}) "
+              f"{row['socket_cpu']:.1f} µs ({row['socket_cpu'] / row['ping_cpu']:.2f} x a ping); "
+              f"load client a move: wrk {row['http_load']:.0f} µs, Python {row['socket_load']:.0f} µs",
+              flush=True)
+
+    def median(key):
+        return statistics.median(row[key] for row in rows)
+
+    print(f"\nmedians of {len(rows)} rounds: ping {median('ping_cpu'):.1f} µs of server CPU; "
+          f"a move over HTTP {median('http_cpu'):.1f} µs "
+          f"({statistics.median(r['http_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping, "
+          f"{statistics.median(r['http'] / r['ping'] for r in rows):.2f} of the ceiling); "
+          f"over the socket {median('socket_cpu'):.1f} µs "
+          f"({statistics.median(r['socket_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping, "
+          f"{statistics.median(r['socket'] / r['ping'] for r in rows):.2f} of the ceiling)")
+
+
+if __name__ == "__main__":
+    main()
