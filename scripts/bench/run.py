@@ -262,7 +262,7 @@ def main():
             process, url, seconds = start_server(options.binary, options.database_url)
             servers.append((process, url))
             start_seconds.append(seconds)
-        results = {"ceiling": [], "moves": [], "reads": []}
+        results = {"ceiling": [], "moves": [], "sockets": [], "reads": []}
         database = bool(options.database_url)
         if options.moves_only:
             for number in range(1, options.runs + 1):
@@ -275,11 +275,20 @@ def main():
         # Each server's readers are its own players, with its own share of the connections.
         readers = [live_games(url, share)
                    for (_, url), share in zip(servers, split(options.connections, options.instances))]
+        # The socket loop's players (socket_moves.py), the same number on each server.
+        import asyncio
+        import socket_moves
+        bench_players = [socket_moves.players(url, share)
+                         for (_, url), share in zip(servers, split(options.connections, options.instances))]
         for _ in range(options.runs):
             results["ceiling"].append(wrk(servers, options.connections, options.seconds, path="/ping",
                                           database=database))
             results["moves"].append(wrk(servers, options.connections, options.seconds, "moves.lua",
                                         database=database))
+            # No latencies: the Python client times nothing but the whole run.
+            results["sockets"].append(dict(
+                asyncio.run(socket_moves.socket_loop(servers, bench_players, options.seconds, database)),
+                p50=float("nan"), p99=float("nan"), max=float("nan"), pool_cpu_us=float("nan")))
             results["reads"].append(wrk(servers, options.connections, options.seconds, "read.lua", readers,
                                         database=database))
         rss = [peak_rss_mb(process.pid) for process, _ in servers]
@@ -304,6 +313,7 @@ def main():
     print("| measurement | req/s | p50 ms | p99 ms | max ms | errors | / ceiling | server CPU µs/req |")
     print("|---|---|---|---|---|---|---|---|")
     names = {"ceiling": "(a) GET /ping (ceiling)", "moves": "(b) move loop (accepted actions/s)",
+             "sockets": "(b') move loop over the play socket (accepted actions/s)",
              "reads": "(c) GET /api/games/{id}"}
     errors = 0
     cpu = {}
@@ -317,19 +327,25 @@ def main():
             # The move loop's unit is the accepted action; per HTTP request too (players and
             # games are made by requests of their own).
             cpu_text += f" ({median_of(runs, 'cpu_us_per_request'):.1f} per request)"
-        print(f"| {names[key]} | {rps:,.0f} | {median_of(runs, 'p50'):.2f} | {median_of(runs, 'p99'):.2f} "
-              f"| {median_of(runs, 'max'):.1f} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
+        def ms(key, digits):
+            value = median_of(runs, key)
+            return "-" if value != value else f"{value:.{digits}f}"  # NaN: not timed
+        print(f"| {names[key]} | {rps:,.0f} | {ms('p50', 2)} | {ms('p99', 2)} "
+              f"| {ms('max', 1)} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
     print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
+          f"over the play socket: {cpu['sockets'] / cpu['ceiling']:.2f}; "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
     print("of the server's, its thread pool's (where the SQLite writer runs): " + "; ".join(
         f"{median_of(results[key], 'pool_cpu_us'):.1f} µs {unit}"
         for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
-    print("the load client's (wrk's) CPU: " + "; ".join(
+    print("the load client's CPU (wrk's; the socket loop's, Python's): " + "; ".join(
         f"{median_of(results[key], 'load_cpu_us'):.1f} µs {unit}"
-        for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
+        for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("sockets", "a move over the socket"),
+                          ("reads", "a read"))))
     if options.database_url:
         print(f"PostgreSQL's CPU (this machine's postgres processes) per move: "
-              f"{median_of(results['moves'], 'database_cpu_us'):.1f} µs; per read: "
+              f"{median_of(results['moves'], 'database_cpu_us'):.1f} µs; over the socket: "
+              f"{median_of(results['sockets'], 'database_cpu_us'):.1f} µs; per read: "
               f"{median_of(results['reads'], 'database_cpu_us'):.1f} µs")
     print("move loop run by run (moves/s, server" + (" / PostgreSQL" if options.database_url else "")
           + " CPU µs a move): " + "; ".join(
@@ -343,9 +359,9 @@ def main():
             print(f"\n{names[key]}: unexpected statuses {' '.join(statuses) or 'none'}; "
                   f"socket errors {', '.join(socket) or 'none'}")
     if options.smoke:
-        moved = sum(1 for run in results["moves"] if run["rps"] > 0)
+        moved = all(any(run["rps"] > 0 for run in results[key]) for key in ("moves", "sockets"))
         if errors or not moved:
-            sys.exit(f"smoke: {errors} errors, move loop ran: {bool(moved)}")
+            sys.exit(f"smoke: {errors} errors, both move loops ran: {moved}")
         print("\nsmoke: the benchmark runs and counts no errors")
 
 

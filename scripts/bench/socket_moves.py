@@ -86,27 +86,42 @@ async def player(url, cookie, stop, counts):
     writer.close()
 
 
-async def socket_loop(url, cookies, seconds, process):
-    """The socket move loop for `seconds` after a second's warm-up: moves a second, the
-    server's and this process's CPU µs a move, errors."""
+async def socket_loop(servers, cookies, seconds, database=False):
+    """The socket move loop on `servers` ((process, url) pairs; `cookies` holds one list of
+    players for each) for `seconds` after a second's warm-up: moves a second, the servers',
+    this process's and PostgreSQL's CPU µs a move, errors."""
     stop = asyncio.Event()
     counts = {"moves": 0, "games": 0, "errors": 0}
-    tasks = [asyncio.create_task(player(url, cookie, stop, counts)) for cookie in cookies]
+    tasks = [asyncio.create_task(player(url, cookie, stop, counts))
+             for (_, url), players in zip(servers, cookies) for cookie in players]
     await asyncio.sleep(1)
+
+    def cpu():
+        return sum(run.cpu_seconds(process.pid) for process, _ in servers)
+
     moves_before = counts["moves"]
-    cpu_before = run.cpu_seconds(process.pid)
+    cpu_before = cpu()
+    database_before = run.database_cpu_seconds() if database else 0
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - started
     moves = counts["moves"] - moves_before
-    cpu = run.cpu_seconds(process.pid) - cpu_before
+    spent = cpu() - cpu_before
+    database_spent = run.database_cpu_seconds() - database_before if database else float("nan")
     own = resource.getrusage(resource.RUSAGE_SELF)
     load = own.ru_utime + own.ru_stime - own_before.ru_utime - own_before.ru_stime
     stop.set()
     await asyncio.gather(*tasks)
-    return {"rps": moves / elapsed, "cpu_us": run.microseconds_each(cpu, moves),
-            "load_cpu_us": run.microseconds_each(load, moves), "errors": counts["errors"]}
+    return {"rps": moves / elapsed, "cpu_us": run.microseconds_each(spent, moves),
+            "load_cpu_us": run.microseconds_each(load, moves),
+            "database_cpu_us": run.microseconds_each(database_spent, moves),
+            "errors": counts["errors"]}
+
+
+def players(url, count):
+    """`count` new players' cookies."""
+    return [run.post(url, "/api/players", '{"name":"Bench"}')[0] for _ in range(count)]
 
 
 def main():
@@ -123,12 +138,11 @@ def main():
         try:
             subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
                             os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
-            cookies = [run.post(url, "/api/players", '{"name":"Bench"}')[0]
-                       for _ in range(options.connections)]
+            cookies = players(url, options.connections)
             ping = run.wrk([(process, url)], options.connections, options.seconds, path="/ping")
             http = run.wrk([(process, url)], options.connections, options.seconds, "moves.lua",
                            database=False)
-            socket = asyncio.run(socket_loop(url, cookies, options.seconds, process))
+            socket = asyncio.run(socket_loop([(process, url)], [cookies], options.seconds))
         finally:
             process.terminate()
             process.wait()
