@@ -425,8 +425,8 @@ struct API: Sendable {
   }
 
   /// The game `id` of the requesting player; anyone else's game does not exist for them.
-  /// `toMove`: the game to start a move from (``GuessworkStore/gameToMove(id:)``).
-  /// The game `id` of the request's player (or of `playerID`, when it is already known).
+  /// `toMove`: the game to start a move from (``GuessworkStore/gameToMove(id:)``). `known`:
+  /// the player, when already found (the play socket's, found as it opened).
   private func ownGame(
     _ request: Request, id: String, toMove: Bool = false, playerID known: String? = nil
   ) async throws -> (GameRecord, any GameEngine) {
