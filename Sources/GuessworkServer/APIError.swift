@@ -39,6 +39,10 @@ struct APIError: Error, Sendable {
 
   static let noPlayer = APIError(.unauthorized, "no-player", "error.noPlayer")
 
+  /// A plain GET of a socket's path: it answers only a WebSocket upgrade.
+  static let websocketExpected = APIError(
+    .badRequest, "websocket-expected", "error.websocketExpected")
+
   static func badRequest(_ key: String, _ args: Message.Arguments = [:]) -> APIError {
     APIError(.badRequest, "bad-request", key, args)
   }

@@ -12,8 +12,8 @@ import NIOWebSocket
 
 /// A player's moves over one open connection: the same moves as `POST /api/games/{id}/actions`,
 /// applied by the same code (``API/move(_:playerID:id:body:)``) and stored before they are answered,
-/// without an HTTP request each (its parsing, routing, cookie and headers were about half of a
-/// move's server CPU: BENCHMARKS.md).
+/// without an HTTP request each (its parsing, routing, cookie and headers): a move costs the
+/// server about a fifth less CPU so (BENCHMARKS.md, "2026-11-27 (evening)").
 ///
 /// The browser sends `{"ref": 7, "game": "ID", "version": 3, "action": {...}}` and gets
 /// `{"ref": 7, "status": 200, "reply": {...}}`, the reply the POST answers with, or
@@ -32,7 +32,7 @@ struct PlaySocket: Sendable {
   /// The route, on the router that handles upgrades, and a plain GET of its path.
   func register(sockets router: Router<GuessworkContext>, http: Router<GuessworkContext>) {
     http.get("/api/play/socket") { _, _ -> Response in
-      throw APIError(.badRequest, "websocket-expected", "error.websocketExpected")
+      throw APIError.websocketExpected
     }
     router.ws("/api/play/socket") { inbound, outbound, context in
       // A page's language is its own choice, not the browser's: a socket cannot send headers,
@@ -113,21 +113,21 @@ struct PlaySocket: Sendable {
 
   /// An error's answer: its status, and the body `POST .../actions` would have answered with.
   static func refusal(_ error: APIError, ref: Int?, request: Request) -> [UInt8] {
-    var answer = answer(
+    answer(
       ref: ref, status: Int(error.status.code), key: "error",
-      value: error.body(in: GuessworkContent.Catalog.of(request.language)).error)
-    if let seconds = error.retryAfter {
-      answer.removeLast()
-      answer += Array(",\"retryAfter\":\(seconds)}".utf8)
-    }
-    return answer
+      value: error.body(in: GuessworkContent.Catalog.of(request.language)).error,
+      retryAfter: error.retryAfter)
   }
 
-  /// `{"ref": ref, "status": status, key: value}`, the value written as a reply is.
-  static func answer(ref: Int?, status: Int, key: String, value: some Encodable) -> [UInt8] {
+  /// `{"ref": ref, "status": status, key: value}`, the value written as a reply is, and
+  /// `"retryAfter"` when given (where a POST's answer has `Retry-After`).
+  static func answer(
+    ref: Int?, status: Int, key: String, value: some Encodable, retryAfter: Int? = nil
+  ) -> [UInt8] {
     var bytes = Array(
       "{\"ref\":\(ref.map(String.init) ?? "null"),\"status\":\(status),\"\(key)\":".utf8)
     bytes += (try? CompactJSON.encode(value)) ?? Array("null".utf8)
+    if let retryAfter { bytes += Array(",\"retryAfter\":\(retryAfter)".utf8) }
     bytes.append(UInt8(ascii: "}"))
     return bytes
   }

@@ -89,7 +89,7 @@ final class Rooms: Sendable {
     }
     // A plain GET of the socket's path (no upgrade asked for).
     router.get("/api/rooms/{code}/socket") { _, _ -> Response in
-      throw APIError(.badRequest, "websocket-expected", "error.websocketExpected")
+      throw APIError.websocketExpected
     }
   }
 

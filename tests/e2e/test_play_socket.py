@@ -164,3 +164,27 @@ def test_the_socket_and_a_post_racing_on_one_game_store_one_move(tmp_path):
                 break
         status, _, read = ana.get(f"/api/games/{game['id']}")
         assert read["version"] == game["version"] and read["view"] == game["view"]
+
+
+def test_moves_over_the_socket_meet_the_same_rate_limit_with_retry_after(tmp_path):
+    """The standard limits: a flood of moves over the socket gets a 429 with `retryAfter`, as
+    POSTed moves get `Retry-After`; the refused move changes nothing."""
+    with Server(data_dir=str(tmp_path), env={"GUESSWORK_RATE_LIMITS": ""}) as server:
+        ana = Client(server.url)
+        ana.join("Ana")
+        game = ana.start_game("number", {"low": 0, "high": 9999, "attempts": 20})
+        ws = open_socket(server, ana)
+        statuses = []
+        for ref in range(150):
+            answer = ask(ws, {"ref": ref, "game": game["id"], "version": game["version"],
+                              "action": {"type": "digit", "digit": 1}})
+            statuses.append(answer["status"])
+            if answer["status"] == 200:
+                game = answer["reply"]
+            else:
+                break
+        assert statuses[-1] == 429 and len(statuses) > 50, statuses
+        assert answer["ref"] == ref and answer["error"]["code"] == "too-many-requests", answer
+        assert answer["retryAfter"] >= 1, answer
+        status, _, read = ana.get(f"/api/games/{game['id']}")
+        assert status == 200 and read["version"] == game["version"]
