@@ -33,6 +33,8 @@ struct API: Sendable {
   let book: StatisticsBook
   /// Leaderboards read lately.
   let boards = BoardCache()
+  /// The answers to reads of untimed games in play, as last encoded.
+  let readReplies = ReadReplies()
   /// Whether pages are served over HTTPS (behind a proxy): links say so.
   let secureLinks: Bool
   let play: PlayMetrics
@@ -447,6 +449,9 @@ struct API: Sendable {
 
   private func readGame(_ request: Request, id: String) async throws -> Response {
     let (record, engine) = try await ownGame(request, id: id)
+    if let body = readReplies.body(gameID: record.id, version: record.version) {
+      return json(body: body)
+    }
     let now = clock()
     let advanced = try engine.advance(
       record.state, gameID: record.id, version: record.version, at: now)
@@ -456,7 +461,15 @@ struct API: Sendable {
     let version =
       record.finished == nil && advanced.changed && advanced.isOver
       ? try await saveTimeout(record, step, now: now) : record.version
-    return json(try await reply(record, step, version: version, events: nil, request: request))
+    let body = ByteBuffer(
+      bytes: try CompactJSON.encode(
+        try await reply(record, step, version: version, events: nil, request: request)))
+    // What else a read's answer holds follows from the version, but for a daily's (the
+    // request's language) and a finished game's (its place among the player's bests).
+    if !engine.isTimed, record.daily == nil, !step.isOver {
+      readReplies.keep(body, gameID: record.id, version: version)
+    }
+    return json(body: body)
   }
 
   /// A colour the player must see but may not read (Bullseye's target) as a picture: its

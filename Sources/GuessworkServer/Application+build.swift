@@ -117,13 +117,14 @@ public func buildApplication(
   if let port = configuration.metricsPort {
     let engines = api.engines
     let book = api.book
+    let readReplies = api.readReplies
     app.addServices(
       MetricsEndpoint.application(
         host: configuration.metricsHost, port: port, logger: logger,
         caches: {
           [
             ("live_games", store.liveGamesCached()), ("statistics_answers", book.answersCached),
-            ("known_tallies", book.talliesCached),
+            ("known_tallies", book.talliesCached), ("read_replies", readReplies.size),
           ]
             + engines.all.map { ("decoded_states_\($0.kind.rawValue)", $0.decodedCached) }
         }, onListening: configuration.onMetricsListening))

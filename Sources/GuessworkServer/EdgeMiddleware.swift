@@ -123,10 +123,15 @@ func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Respons
 
 /// An answer of JSON already encoded.
 func json(encoded bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+  json(body: ByteBuffer(bytes: bytes), status: status)
+}
+
+/// An answer of JSON already encoded, in a buffer (one that may be kept and sent again).
+func json(body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
   Response(
     status: status,
     headers: [.contentType: "application/json; charset=utf-8"],
-    body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    body: .init(byteBuffer: body))
 }
 
 /// The headers every answer carries (``EdgeMiddleware/securityHeaders``).

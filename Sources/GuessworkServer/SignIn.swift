@@ -81,7 +81,7 @@ extension API {
         try await store.replaceToken(
           PlayerIdentity.hash(old), with: PlayerIdentity.hash(token), at: clock().milliseconds)
       else { throw APIError.noPlayer }
-      identity.knownPlayers.forget(PlayerIdentity.hash(old))
+      identity.knownPlayers.forget(old)
       var response = json(PlayerView(player))
       response.setCookie(identity.cookie(for: token))
       return response
@@ -90,9 +90,8 @@ extension API {
 
   /// The device with `token` signs nothing in any more.
   private func signOut(token: String) async throws {
-    let hash = PlayerIdentity.hash(token)
-    try await store.removeToken(hash)
-    identity.knownPlayers.forget(hash)
+    try await store.removeToken(PlayerIdentity.hash(token))
+    identity.knownPlayers.forget(token)
   }
 
   private static func codeHash(_ code: String) throws -> String {

@@ -50,4 +50,41 @@ struct TimeCompositionTests {
     #expect(stepwise == once)
     #expect(stepwise.view(at: b) == once.view(at: b))
   }
+
+  /// The server answers a read of an untimed game in play with the answer it encoded for that
+  /// version before (`ReadReplies`): right only if such a game looks the same at any time.
+  @Test(
+    "Number, Bullseye, Picture Quiz: time changes neither the game nor its view", arguments: 0..<200
+  )
+  func untimedGames(seed: UInt64) throws {
+    var driver = SeededRandom(seed: seed ^ 0x0071_3ED5)
+    var number = try NumberGame(
+      settings: NumberGamePropertyTests.randomSettings(&driver), seed: seed)
+    var bullseye = try Bullseye(
+      settings: .init(
+        rounds: driver.int(in: 1...10), scoring: driver.chance(0.5) ? .perceptual : .classic,
+        freePlay: driver.chance(0.3)),
+      seed: seed)
+    var quiz = try PictureQuizGamePropertyTests.randomGame(seed: seed, &driver)
+    var now = Instant.zero
+    for _ in 0..<driver.int(in: 0...30) {
+      now = now.advanced(by: Int64(driver.int(in: 0...100_000)))
+      _ = try? number.apply(NumberGamePropertyTests.randomAction(number, &driver), at: now)
+      _ = try? bullseye.apply(BullseyePropertyTests.randomAction(&driver, game: bullseye), at: now)
+      _ = try? quiz.apply(PictureQuizGamePropertyTests.randomAction(quiz, &driver), at: now)
+    }
+    let later = now.advanced(by: Int64(driver.int(in: 1...100_000_000)))
+    Self.expectTimeless(number, from: now, to: later)
+    Self.expectTimeless(bullseye, from: now, to: later)
+    Self.expectTimeless(quiz, from: now, to: later)
+  }
+
+  static func expectTimeless<G: Game & Equatable>(_ game: G, from now: Instant, to later: Instant)
+  where G.View: Equatable {
+    #expect(!G.isTimed)
+    #expect(game.view(at: now) == game.view(at: later))
+    var ticked = game
+    #expect(ticked.tick(at: later).isEmpty)
+    #expect(ticked == game)
+  }
 }

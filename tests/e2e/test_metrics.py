@@ -93,6 +93,13 @@ def test_metrics_count_requests_play_batches_and_caches(database):
         kept = scrape(metrics_port)
         assert value(kept, "guesswork_cache_entries", cache="statistics_answers") >= 1
         assert value(kept, "guesswork_cache_bytes", cache="statistics_answers") > 0
+        # So is the answer to a read of a game in play (of an untimed game: a Number game).
+        assert value(kept, "guesswork_cache_entries", cache="read_replies") == 0
+        playing = player.start_game("number")
+        assert player.get(f"/api/games/{playing['id']}")[0] == 200
+        read = scrape(metrics_port)
+        assert value(read, "guesswork_cache_entries", cache="read_replies") == 1
+        assert value(read, "guesswork_cache_bytes", cache="read_replies") > 0
         assert value(after, "guesswork_cache_entries", cache="decoded_states_number") >= 1
         assert value(after, "guesswork_cache_bytes", cache="decoded_states_number") > 0
         # Never on the public port.
