@@ -420,39 +420,25 @@ public struct Engine<G: Game>: GameEngine {
 
 /// Decoded game states by game, each with its version and the JSON it was decoded from: a hit
 /// counts only when that version and JSON are the ones asked about (the same string, usually,
-/// so comparing is immediate). One entry per game: a new version replaces the one before,
-/// which will not be asked for again. At most ``capacity`` of them, the ones in use kept
-/// (``RecentlyUsed``).
+/// so comparing is immediate). One entry per game (``LatestVersions``), the ones in use kept.
 public final class DecodedStates<G: Game>: Sendable {
   public static var capacity: Int { 8192 }
 
   /// And at most this many bytes, as ``size`` counts them.
   public static var byteCapacity: Int { 16 << 20 }
 
-  /// By game id alone: a key of id and version cost a move twice the hashing, to forget the
-  /// version before and remember the new one (perf).
-  private let states = Mutex(
-    RecentlyUsed<String, (version: Int, json: String, game: G)>(
-      capacity: capacity, byteCapacity: byteCapacity,
-      weigh: { gameID, value in 64 + gameID.utf8.count + 2 * value.json.utf8.count }))
+  private let states = LatestVersions<(json: String, game: G)>(
+    capacity: capacity, byteCapacity: byteCapacity,
+    weigh: { gameID, value in 64 + gameID.utf8.count + 2 * value.json.utf8.count })
 
   public init() {}
 
   /// Entries and bytes: the JSON kept, and as much again for the decoded game.
-  public var size: CacheSize {
-    states.withLock { $0.size }
-  }
+  public var size: CacheSize { states.size }
 
   public subscript(gameID: String, version: Int) -> (json: String, game: G)? {
-    get {
-      guard let kept = states.withLock({ $0[gameID] }), kept.version == version else {
-        return nil
-      }
-      return (kept.json, kept.game)
-    }
-    set {
-      states.withLock { $0[gameID] = newValue.map { (version, $0.json, $0.game) } }
-    }
+    get { states[gameID, version] }
+    set { states[gameID, version] = newValue }
   }
 }
 

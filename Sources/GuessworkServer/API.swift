@@ -33,8 +33,15 @@ struct API: Sendable {
   let book: StatisticsBook
   /// Leaderboards read lately.
   let boards = BoardCache()
-  /// The answers to reads of untimed games in play, as last encoded.
-  let readReplies = ReadReplies()
+  /// The answer to a read of each untimed game in play, encoded, for its version: such a game
+  /// reads the same until it moves. Its view does not change with time (a rule each untimed
+  /// game keeps, `TimeCompositionTests`), and a move makes a new version, so an answer made
+  /// before a move, here or on another instance, is never given. A page reads its game as it
+  /// loads and as it comes back to it; building the view and its JSON was a third of a read's
+  /// CPU (BENCHMARKS.md).
+  let readReplies = LatestVersions<ByteBuffer>(
+    capacity: 8192, byteCapacity: 8 << 20,
+    weigh: { gameID, body in 64 + gameID.utf8.count + body.readableBytes })
   /// Whether pages are served over HTTPS (behind a proxy): links say so.
   let secureLinks: Bool
   let play: PlayMetrics
@@ -449,7 +456,7 @@ struct API: Sendable {
 
   private func readGame(_ request: Request, id: String) async throws -> Response {
     let (record, engine) = try await ownGame(request, id: id)
-    if let body = readReplies.body(gameID: record.id, version: record.version) {
+    if let body = readReplies[record.id, record.version] {
       return json(body: body)
     }
     let now = clock()
@@ -467,7 +474,7 @@ struct API: Sendable {
     // What else a read's answer holds follows from the version, but for a daily's (the
     // request's language) and a finished game's (its place among the player's bests).
     if !engine.isTimed, record.daily == nil, !step.isOver {
-      readReplies.keep(body, gameID: record.id, version: version)
+      readReplies[record.id, version] = body
     }
     return json(body: body)
   }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A map bounded to `capacity` entries, and to `byteCapacity` bytes as `weigh` counts them,
 /// that keeps the ones in use.
 ///
@@ -75,6 +77,44 @@ public struct RecentlyUsed<Key: Hashable, Value> {
 }
 
 extension RecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}
+
+/// One value per game, for one version of it, shared under a lock: the game in play is asked
+/// about at its latest version, and a new version's value replaces the one before, which will
+/// not be asked for again. A value is given only for the version it was kept for. By game id
+/// alone: a key of id and version cost a move twice the hashing, to forget the version before
+/// and remember the new one (perf). At most `capacity` games and about `byteCapacity` bytes as
+/// `weigh` counts them, the ones in use kept (``RecentlyUsed``).
+public final class LatestVersions<Value: Sendable>: Sendable {
+  private let entries: Mutex<RecentlyUsed<String, (version: Int, value: Value)>>
+
+  public init(
+    capacity: Int, byteCapacity: Int, weigh: @escaping @Sendable (String, Value) -> Int
+  ) {
+    entries = Mutex(
+      RecentlyUsed(
+        capacity: capacity, byteCapacity: byteCapacity,
+        weigh: { gameID, entry in weigh(gameID, entry.value) }))
+  }
+
+  /// The value kept for version `version` of game `gameID`, if that is the version kept;
+  /// setting one replaces whatever the game had, setting `nil` forgets it.
+  public subscript(gameID: String, version: Int) -> Value? {
+    get {
+      guard let kept = entries.withLock({ $0[gameID] }), kept.version == version else {
+        return nil
+      }
+      return kept.value
+    }
+    set {
+      entries.withLock { $0[gameID] = newValue.map { (version, $0) } }
+    }
+  }
+
+  /// Entries, and their bytes as `weigh` counts them.
+  public var size: CacheSize {
+    entries.withLock { $0.size }
+  }
+}
 
 /// What a cache holds, for the metrics: entries and their approximate size in bytes (the
 /// texts they keep, plus a fixed amount per entry for the rest).

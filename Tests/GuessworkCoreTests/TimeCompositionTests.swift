@@ -52,7 +52,7 @@ struct TimeCompositionTests {
   }
 
   /// The server answers a read of an untimed game in play with the answer it encoded for that
-  /// version before (`ReadReplies`): right only if such a game looks the same at any time.
+  /// version before (`API.readReplies`): right only if such a game looks the same at any time.
   @Test(
     "Number, Bullseye, Picture Quiz: time changes neither the game nor its view", arguments: 0..<200
   )

@@ -5,7 +5,7 @@ import NIOCore
 import Testing
 
 /// A read of an untimed game in play is answered with the answer encoded at its last read of
-/// the same version (`ReadReplies`); these hold it to what a read made anew would say.
+/// the same version (`API.readReplies`); these hold it to what a read made anew would say.
 @Suite("Reads answered again")
 struct ReadRepliesTests {
   @Test(
