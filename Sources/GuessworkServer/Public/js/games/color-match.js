@@ -126,6 +126,8 @@ function showReport(v, reply) {
   const figureList = (pairs) => pairs.map(([k, val]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(val) })));
   $('#report').replaceChildren(...figureList(figures));
   setText('#interference', interferenceSentence(r.interferenceMs));
+  // With no figure to tell, the line is advice for next time: a quiet note, not a headline.
+  $('#interference').classList.toggle('advice', r.interferenceMs === undefined || r.interferenceMs === null);
   $('#exact-times').replaceChildren(...figureList(times));
   const records = r.trialRecords || [];
   $('#trials').replaceChildren(...records.map((record) => el('tr', {},
