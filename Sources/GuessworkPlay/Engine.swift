@@ -94,7 +94,7 @@ public protocol GameEngine: Sendable {
   func step(_ advanced: Advanced, at now: Instant) throws -> Step
   /// Reads a request body `{"version": N, "action": {...}}` once. Only a missing or invalid
   /// version throws here.
-  func read(body: Data) throws -> ActionRequest
+  func read(body: PlainJSON.Document) throws -> ActionRequest
   /// Applies the action of `request` to a game already advanced to `now`: refuses it if the
   /// game is over, else applies it. The result is remembered as version `version + 1`.
   func apply(
@@ -224,14 +224,14 @@ public struct Engine<G: Game>: GameEngine {
     }
   }
 
-  public func read(body: Data) throws -> ActionRequest {
+  public func read(body: PlainJSON.Document) throws -> ActionRequest {
     // An action is nearly always plain JSON, read without JSONDecoder; anything else, and
     // any mistake, goes to JSONDecoder, whose errors the player is told.
-    if let plain = PlainJSON.decode(ActionBody.self, from: body), case .success = plain.action {
+    if let plain = body.decode(ActionBody.self), case .success = plain.action {
       return ActionRequest(version: plain.version, action: plain.action.map { $0 })
     }
-    let body = try JSONDecoder().decode(ActionBody.self, from: body)
-    return ActionRequest(version: body.version, action: body.action.map { $0 })
+    let read = try JSONDecoder().decode(ActionBody.self, from: body.bytes)
+    return ActionRequest(version: read.version, action: read.action.map { $0 })
   }
 
   public func apply(

@@ -502,7 +502,7 @@ struct API: Sendable {
   }
 
   private func act(_ request: Request, id: String) async throws -> Response {
-    json(try await move(request, id: id) { try await body(of: request) })
+    json(try await move(request, id: id) { PlainJSON.Document(try await body(of: request)) })
   }
 
   /// Applies the action `body()` gives (`{"version": N, "action": {...}}`) to the game `id` of
@@ -510,7 +510,8 @@ struct API: Sendable {
   /// message of the play socket (``PlaySocket``), whose `request` is the one that opened it and
   /// whose player (`playerID`) was found when it opened.
   func move(
-    _ request: Request, playerID: String? = nil, id: String, body: () async throws -> Data
+    _ request: Request, playerID: String? = nil, id: String,
+    body: () async throws -> PlainJSON.Document
   ) async throws -> GameReply {
     var (record, engine) = try await ownGame(request, id: id, toMove: true, playerID: playerID)
     try limiter.admit(.moves, key: record.playerID)

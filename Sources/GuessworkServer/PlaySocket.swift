@@ -86,14 +86,16 @@ struct PlaySocket: Sendable {
           detail: "A message is JSON text: {\"ref\", \"game\", \"version\", \"action\"}."),
         ref: nil, request: request)
     }
-    let body = Data(text.utf8)
+    // Read once: for the game it names here, and for its version and action by that game's
+    // engine.
+    let body = PlainJSON.Document(Data(text.utf8))
     let addressed: Addressed
     do {
-      addressed = try PlainJSON.read(Addressed.self, from: body)
+      addressed = try body.read(Addressed.self)
     } catch {
       return Self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger),
-        ref: Self.ref(in: body), request: request)
+        ref: Self.ref(in: body.bytes), request: request)
     }
     do {
       let reply = try await api.move(request, playerID: playerID, id: addressed.game) { body }
@@ -126,7 +128,13 @@ struct PlaySocket: Sendable {
   ) -> [UInt8] {
     var bytes = Array(
       "{\"ref\":\(ref.map(String.init) ?? "null"),\"status\":\(status),\"\(key)\":".utf8)
-    bytes += (try? CompactJSON.encode(value)) ?? Array("null".utf8)
+    let start = bytes.count
+    do {
+      try CompactJSON.encode(value, appendingTo: &bytes)
+    } catch {
+      bytes.removeSubrange(start...)
+      bytes += Array("null".utf8)
+    }
     if let retryAfter { bytes += Array(",\"retryAfter\":\(retryAfter)".utf8) }
     bytes.append(UInt8(ascii: "}"))
     return bytes

@@ -19,6 +19,15 @@ public enum CompactJSON {
     return writer.bytes
   }
 
+  /// Appends the JSON of `value` to `bytes`: an answer that wraps a value is written in one
+  /// array, not copied from a second one.
+  public static func encode(_ value: some Encodable, appendingTo bytes: inout [UInt8]) throws {
+    let writer = Writer()
+    swap(&writer.bytes, &bytes)
+    defer { swap(&writer.bytes, &bytes) }
+    try writer.encodeTopLevel(value)
+  }
+
   /// The JSON of `value`, as text.
   public static func string(_ value: some Encodable) throws -> String {
     String(decoding: try encode(value), as: UTF8.self)

@@ -16,27 +16,51 @@ public import Foundation
 public enum PlainJSON {
   /// `T` from `bytes`, or nil when they are not plain JSON or `T` does not decode from them.
   public static func decode<T: Decodable>(_ type: T.Type, from bytes: Data) -> T? {
-    let value: Value? = bytes.withUnsafeBytes { raw in
-      var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
-      guard let value = reader.value(depth: 0) else { return nil }
-      reader.skipSpace()
-      return reader.position == reader.bytes.count ? value : nil
-    }
-    guard let value else { return nil }
-    let attempt = Attempt()
-    let decoded = try? T(from: ValueDecoder(value: value, codingPath: [], attempt: attempt))
-    return attempt.gaveUp ? nil : decoded
+    Document(bytes).decode(type)
   }
 
   /// `T` from `bytes`: read here when they are plain, else by `JSONDecoder`, whose error
   /// is thrown when they do not make a `T`.
   public static func read<T: Decodable>(_ type: T.Type, from bytes: Data) throws -> T {
-    if let plain = decode(type, from: bytes) { return plain }
-    return try JSONDecoder().decode(type, from: bytes)
+    try Document(bytes).read(type)
+  }
+
+  /// A document parsed once and then decoded as more than one type: a play socket's message
+  /// is read for the game it names, then by that game's engine for its action.
+  public struct Document: Sendable {
+    /// The document as it came, for `JSONDecoder` when it is not plain.
+    public let bytes: Data
+    /// The parsed value, when the whole document is plain JSON.
+    let value: Value?
+
+    public init(_ bytes: Data) {
+      self.bytes = bytes
+      value = bytes.withUnsafeBytes { raw in
+        var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+        guard let value = reader.value(depth: 0) else { return nil }
+        reader.skipSpace()
+        return reader.position == reader.bytes.count ? value : nil
+      }
+    }
+
+    /// `T`, or nil when the document is not plain JSON or `T` does not decode from it.
+    public func decode<T: Decodable>(_ type: T.Type) -> T? {
+      guard let value else { return nil }
+      let attempt = Attempt()
+      let decoded = try? T(from: ValueDecoder(value: value, codingPath: [], attempt: attempt))
+      return attempt.gaveUp ? nil : decoded
+    }
+
+    /// `T`: read here when the document is plain, else by `JSONDecoder`, whose error is
+    /// thrown when it does not make a `T`.
+    public func read<T: Decodable>(_ type: T.Type) throws -> T {
+      if let plain = decode(type) { return plain }
+      return try JSONDecoder().decode(type, from: bytes)
+    }
   }
 
   /// A parsed plain JSON value.
-  enum Value {
+  enum Value: Sendable {
     case object([(key: String, value: Value)])
     case string(String)
     case integer(Int)

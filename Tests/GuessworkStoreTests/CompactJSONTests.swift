@@ -190,4 +190,17 @@ import Testing
     #expect(throws: EncodingError.self) { try CompactJSON.encode([Double.nan]) }
     #expect(throws: EncodingError.self) { try CompactJSON.encode(["x": Double.infinity]) }
   }
+
+  /// Appending a value's JSON leaves what was there, and adds what `encode` alone writes.
+  @Test func appendingWritesAfterWhatIsThere() throws {
+    let value = ["b": [1, 2], "a": [3]]
+    var bytes = Array(#"{"reply":"#.utf8)
+    try CompactJSON.encode(value, appendingTo: &bytes)
+    #expect(bytes == Array(#"{"reply":"#.utf8) + (try CompactJSON.encode(value)))
+    var kept = Array("x".utf8)
+    #expect(throws: EncodingError.self) {
+      try CompactJSON.encode(["x": Double.nan], appendingTo: &kept)
+    }
+    #expect(kept.starts(with: Array("x".utf8)))
+  }
 }

@@ -168,6 +168,31 @@ import Testing
     #expect(try JSONDecoder().decode(Either.self, from: Data(#""abc""#.utf8)) == .text("abc"))
   }
 
+  /// A document parsed once reads as each type asked of it, as parsing it again would: a play
+  /// socket's message is read for the game it names, then for its version and action.
+  @Test func aDocumentReadsAsEveryTypeAskedOfIt() throws {
+    struct Addressed: Decodable, Equatable {
+      var ref: Int
+      var game: String
+    }
+    // A move's body as the browser sends it, with the socket's address in front.
+    let move = try CompactJSON.string(Body(version: 3, action: NumberGame.Action.guess(4321)))
+    let text = Data((#"{"ref":7,"game":"g_1","# + move.dropFirst()).utf8)
+    let document = PlainJSON.Document(text)
+    #expect(document.bytes == text)
+    #expect(document.decode(Addressed.self) == Addressed(ref: 7, game: "g_1"))
+    let body = try #require(document.decode(Body<NumberGame.Action>.self))
+    #expect(body == (try JSONDecoder().decode(Body<NumberGame.Action>.self, from: text)))
+    #expect(body == Body(version: 3, action: .guess(4321)))
+    // A document that is not plain JSON (a fraction) is read by JSONDecoder, each time.
+    let fraction = PlainJSON.Document(Data(#"{"ref":7.0,"game":"g_1"}"#.utf8))
+    #expect(fraction.decode(Addressed.self) == nil)
+    #expect(try fraction.read(Addressed.self) == Addressed(ref: 7, game: "g_1"))
+    #expect(throws: DecodingError.self) {
+      try PlainJSON.Document(Data(#"{"ref":"7"}"#.utf8)).read(Addressed.self)
+    }
+  }
+
   /// Thousands of bodies made from real ones by random edits with the characters JSON is
   /// made of: on every one, PlainJSON agrees with JSONDecoder or gives up.
   @Test(arguments: [1, 2, 3] as [UInt64])
