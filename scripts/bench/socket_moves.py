@@ -13,7 +13,10 @@ more CPU a move than wrk's, on the same two cores, so the loop's rate against th
 understates the server; the server's CPU a move is what to compare.
 
     python3 scripts/bench/socket_moves.py [--database-url URL] [--rounds N] [--seconds S]
-        [--connections C] BINARY
+        [--connections C] [--refused] BINARY
+
+With --refused, also the same connections sending moves of a game that does not exist, each
+answered with a 404: what the socket itself costs the server a message.
 """
 import argparse
 import asyncio
@@ -86,13 +89,32 @@ async def player(url, cookie, stop, counts):
     writer.close()
 
 
-async def socket_loop(servers, cookies, seconds, database=False):
+async def refused(url, cookie, stop, counts):
+    """Sends moves of a game that does not exist until `stop` is set, each answered with a 404:
+    what the socket itself costs a message (reading, the answer's frame, writing), without a
+    game's work or a write. Counts answered messages as moves."""
+    async with connect(url.replace("http", "ws", 1) + "/api/play/socket",
+                       additional_headers={"Cookie": cookie}, compression=None) as ws:
+        ref = 0
+        while not stop.is_set():
+            ref += 1
+            await ws.send(json.dumps({"ref": ref, "game": "g_none", "version": 0,
+                                      "action": {"type": "guess", "number": 5000}}))
+            answer = json.loads(await ws.recv())
+            if answer["status"] == 404:
+                counts["moves"] += 1
+            else:
+                counts["errors"] += 1
+
+
+async def socket_loop(servers, cookies, seconds, database=False, play=None):
     """The socket move loop on `servers` ((process, url) pairs; `cookies` holds one list of
     players for each) for `seconds` after a second's warm-up: moves a second, the servers',
-    this process's and PostgreSQL's CPU µs a move, errors."""
+    this process's and PostgreSQL's CPU µs a move, errors. `play` is what each connection
+    does (`player`, or `refused`)."""
     stop = asyncio.Event()
     counts = {"moves": 0, "games": 0, "errors": 0}
-    tasks = [asyncio.create_task(player(url, cookie, stop, counts))
+    tasks = [asyncio.create_task((play or player)(url, cookie, stop, counts))
              for (_, url), players in zip(servers, cookies) for cookie in players]
     await asyncio.sleep(1)
 
@@ -131,6 +153,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--refused", action="store_true",
+                        help="also messages refused with a 404: the socket's own cost")
     options = parser.parse_args()
     rows = []
     for round_ in range(options.rounds):
@@ -143,9 +167,13 @@ def main():
             http = run.wrk([(process, url)], options.connections, options.seconds, "moves.lua",
                            database=False)
             socket = asyncio.run(socket_loop([(process, url)], [cookies], options.seconds))
+            refusals = (asyncio.run(socket_loop([(process, url)], [cookies], options.seconds,
+                                                play=refused)) if options.refused else None)
         finally:
             process.terminate()
             process.wait()
+        if refusals and refusals["errors"]:
+            sys.exit(f"errors: {refusals['errors']} messages not refused with a 404")
         if ping["errors"] or http["errors"] or socket["errors"]:
             sys.exit(f"errors: {ping['errors']} pinging, {http['errors']} over HTTP, "
                      f"{socket['errors']} over the socket")
@@ -153,13 +181,17 @@ def main():
                "http": http["rps"], "http_cpu": http["cpu_us"], "http_load": http["load_cpu_us"],
                "socket": socket["rps"], "socket_cpu": socket["cpu_us"],
                "socket_load": socket["load_cpu_us"]}
+        if refusals:
+            row["refused_cpu"] = refusals["cpu_us"]
         rows.append(row)
         print(f"round {round_ + 1}: ping {row['ping']:,.0f}/s {row['ping_cpu']:.1f} µs; "
               f"HTTP moves {row['http']:,.0f}/s ({row['http'] / row['ping']:.2f}) "
               f"{row['http_cpu']:.1f} µs ({row['http_cpu'] / row['ping_cpu']:.2f} x a ping); "
               f"socket moves {row['socket']:,.0f}/s ({row['socket'] / row['ping']:.2f}) "
               f"{row['socket_cpu']:.1f} µs ({row['socket_cpu'] / row['ping_cpu']:.2f} x a ping); "
-              f"load client a move: wrk {row['http_load']:.0f} µs, Python {row['socket_load']:.0f} µs",
+              f"load client a move: wrk {row['http_load']:.0f} µs, Python {row['socket_load']:.0f} µs"
+              + (f"; a refused message {row['refused_cpu']:.1f} µs "
+                 f"({row['refused_cpu'] / row['ping_cpu']:.2f} x a ping)" if refusals else ""),
               flush=True)
 
     def median(key):
@@ -171,7 +203,10 @@ def main():
           f"{statistics.median(r['http'] / r['ping'] for r in rows):.2f} of the ceiling); "
           f"over the socket {median('socket_cpu'):.1f} µs "
           f"({statistics.median(r['socket_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping, "
-          f"{statistics.median(r['socket'] / r['ping'] for r in rows):.2f} of the ceiling)")
+          f"{statistics.median(r['socket'] / r['ping'] for r in rows):.2f} of the ceiling)"
+          + (f"; a refused message {median('refused_cpu'):.1f} µs "
+             f"({statistics.median(r['refused_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping)"
+             if options.refused else ""))
 
 
 if __name__ == "__main__":
