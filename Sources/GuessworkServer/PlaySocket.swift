@@ -128,6 +128,8 @@ struct PlaySocket: Sendable {
   ) -> [UInt8] {
     var bytes = Array(
       "{\"ref\":\(ref.map(String.init) ?? "null"),\"status\":\(status),\"\(key)\":".utf8)
+    // Room for a reply (a Number game's is about 1 KB), so that it is written without growing.
+    bytes.reserveCapacity(2048)
     let start = bytes.count
     do {
       try CompactJSON.encode(value, appendingTo: &bytes)

@@ -22,7 +22,7 @@ public enum CompactJSON {
   /// Appends the JSON of `value` to `bytes`: an answer that wraps a value is written in one
   /// array, not copied from a second one.
   public static func encode(_ value: some Encodable, appendingTo bytes: inout [UInt8]) throws {
-    let writer = Writer()
+    let writer = Writer(reserving: 0)
     swap(&writer.bytes, &bytes)
     defer { swap(&writer.bytes, &bytes) }
     try writer.encodeTopLevel(value)
@@ -54,8 +54,9 @@ private final class Writer {
     var isEmpty = true
   }
 
-  init() {
-    bytes.reserveCapacity(1024)
+  /// `capacity`: the bytes to make room for at once (none for bytes that will be swapped in).
+  init(reserving capacity: Int = 1024) {
+    if capacity > 0 { bytes.reserveCapacity(capacity) }
     frames.reserveCapacity(8)
   }
 
