@@ -127,7 +127,7 @@ function showReport(v, reply) {
   $('#report').replaceChildren(...figureList(figures));
   setText('#interference', interferenceSentence(r.interferenceMs));
   // With no figure to tell, the line is advice for next time: a quiet note, not a headline.
-  $('#interference').classList.toggle('advice', r.interferenceMs === undefined || r.interferenceMs === null);
+  $('#interference').classList.toggle('advice', noFigure(r.interferenceMs));
   $('#exact-times').replaceChildren(...figureList(times));
   const records = r.trialRecords || [];
   $('#trials').replaceChildren(...records.map((record) => el('tr', {},
@@ -156,10 +156,13 @@ const INK_PHRASES = {
 const colourName = (id) => (COLOUR_NAMES[id] ? t(COLOUR_NAMES[id]) : String(id));
 const inkPhrase = (id) => (INK_PHRASES[id] ? t(INK_PHRASES[id]) : String(id));
 
+// No interference figure: every answered card was of one kind, so there is nothing to compare.
+const noFigure = (ms) => ms === undefined || ms === null;
+
 // The interference (Stroop) effect in one sentence: how much slower the player answered when
 // a word's meaning and its ink disagreed than when they agreed.
 function interferenceSentence(ms) {
-  if (ms === undefined || ms === null) return t('colorMatch.effect.unknown');
+  if (noFigure(ms)) return t('colorMatch.effect.unknown');
   const size = Math.round(Math.abs(ms));
   if (size === 0) return t('colorMatch.effect.none');
   return ms > 0 ? t('colorMatch.effect.slower', { count: size }) : t('colorMatch.effect.faster', { count: size });
