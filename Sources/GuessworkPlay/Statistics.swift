@@ -125,11 +125,14 @@ public struct StatisticsBook: Sendable {
   let engines: GameEngines
   private let answered = AnsweredStatistics()
   private let known = KnownTallies()
+  private let recent = RecentBests()
 
   /// The statistics answers kept, for the metrics.
   public var answersCached: CacheSize { answered.size }
   /// The tallies kept for judging new bests, for the metrics.
   public var talliesCached: CacheSize { known.size }
+  /// The recent bests kept for judging new bests, for the metrics.
+  public var bestsCached: CacheSize { recent.size }
 
   public init(store: any GuessworkStore, engines: GameEngines) {
     self.store = store
@@ -244,9 +247,17 @@ public struct StatisticsBook: Sendable {
     // (as the game's best is at least the variant's) overall, whatever came since. Most
     // finishes of a player with a history end here, without asking the database.
     if let settledBest, score <= settledBest { return nil }
+    // Nor is it one when a game of the variant this instance saw finish before it scored as
+    // much: so a quick player's finishes in the minute before their tally settles mostly
+    // end here too. A higher score is always asked of the database, whatever other
+    // instances have seen since.
+    if recent.scoredAtLeast(score, by: record, before: finishedAt) { return nil }
     let earlier = try await store.recentBests(
       playerID: record.playerID, kind: record.kind, after: mark, finishedBy: finishedAt,
       excluding: record.id)
+    recent.learn(
+      earlier.merging([record.variant: score], uniquingKeysWith: max), by: record,
+      finishedBy: finishedAt)
     let variantBest = ([settledBest] + [earlier[record.variant]]).compactMap { $0 }.max()
     let overallBest = ([engine.bestOfAll(tally)].compactMap { $0 } + earlier.values).max()
     let best = NewBest(
@@ -334,5 +345,71 @@ final class KnownTallies: Sendable {
 
   func keep(_ tally: Tally, of playerID: String, at now: Int64) {
     tallies.withLock { $0[playerID] = (now, tally) }
+  }
+}
+
+/// The best score of each player's games of each game and variant, among those this instance
+/// saw finish lately (from the database's answer to a finish, and the finish itself), each
+/// with a time by which its game had finished (bounded, ``RecentlyUsed``).
+///
+/// Each is a score some earlier game really made, so a game finishing after that time with no
+/// more is no new best in its variant, nor (as the game's best is at least the variant's)
+/// overall. Only that is read from here: whether a score beats every earlier one is always
+/// asked of the database. Kept for a ``StatisticsBook/settleMs``, as the tallies are.
+final class RecentBests: Sendable {
+  struct Best: Sendable {
+    var score: Int
+    /// The game that made it had finished by then.
+    var finishedBy: Int64
+  }
+
+  static let capacity = 8192
+  static let byteCapacity = 4 << 20
+  private let bests = Mutex(
+    RecentlyUsed<String, (learnedAt: Int64, byVariant: [String?: Best])>(
+      capacity: capacity, byteCapacity: byteCapacity,
+      weigh: { key, value in
+        64 + key.utf8.count
+          + value.byVariant.keys.reduce(0) { $0 + 32 + ($1?.utf8.count ?? 0) }
+      }))
+
+  var size: CacheSize {
+    bests.withLock { $0.size }
+  }
+
+  /// Whether a game of `record`'s player, game and variant that finished before `finishedAt`
+  /// is known to have scored at least `score`.
+  func scoredAtLeast(_ score: Int, by record: GameRecord, before finishedAt: Int64) -> Bool {
+    bests.withLock { bests in
+      guard let known = bests[Self.key(record)],
+        finishedAt - known.learnedAt < StatisticsBook.settleMs,
+        let best = known.byVariant[record.variant]
+      else { return false }
+      return best.finishedBy < finishedAt && best.score >= score
+    }
+  }
+
+  /// Keeps `scores` (by variant) of games of `record`'s player and game that had all finished
+  /// by `finishedBy`, where they beat what was kept.
+  func learn(_ scores: [String?: Int], by record: GameRecord, finishedBy: Int64) {
+    bests.withLock { bests in
+      let key = Self.key(record)
+      var known = bests[key]
+      if let kept = known, finishedBy - kept.learnedAt >= StatisticsBook.settleMs {
+        known = nil
+      }
+      var byVariant = known?.byVariant ?? [:]
+      for (variant, score) in scores {
+        let kept = byVariant[variant]
+        byVariant[variant] = Best(
+          score: max(score, kept?.score ?? score),
+          finishedBy: max(finishedBy, kept?.finishedBy ?? finishedBy))
+      }
+      bests[key] = (known?.learnedAt ?? finishedBy, byVariant)
+    }
+  }
+
+  private static func key(_ record: GameRecord) -> String {
+    "\(record.playerID) \(record.kind)"
   }
 }

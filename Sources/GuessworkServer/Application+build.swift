@@ -124,7 +124,8 @@ public func buildApplication(
         caches: {
           [
             ("live_games", store.liveGamesCached()), ("statistics_answers", book.answersCached),
-            ("known_tallies", book.talliesCached), ("read_replies", readReplies.size),
+            ("known_tallies", book.talliesCached), ("recent_bests", book.bestsCached),
+            ("read_replies", readReplies.size),
           ]
             + engines.all.map { ("decoded_states_\($0.kind.rawValue)", $0.decodedCached) }
         }, onListening: configuration.onMetricsListening))

@@ -88,6 +88,9 @@ def test_metrics_count_requests_play_batches_and_caches(database):
         assert game["score"] > 0
         assert value(after, "guesswork_cache_entries", cache="known_tallies") == 1
         assert value(after, "guesswork_cache_bytes", cache="known_tallies") > 0
+        # And so is its score, the best of its kind that instance has seen this player make.
+        assert value(after, "guesswork_cache_entries", cache="recent_bests") == 1
+        assert value(after, "guesswork_cache_bytes", cache="recent_bests") > 0
         # A statistics answer is kept once read.
         assert player.get("/api/me/stats")[0] == 200
         kept = scrape(metrics_port)
