@@ -124,6 +124,7 @@ import Testing
     var nested: [String: [String: Bool]]?
     /// Read through the generic `decode(_:forKey:)`, as a dictionary reads its values.
     var bytes: [String: UInt8]?
+    var decimal: Decimal?
   }
 
   @Test func otherShapesAreReadAsFoundationReadsThemOrLeftToIt() {
@@ -137,6 +138,12 @@ import Testing
       #"{"small":300}"#, #"{"unsigned":-5}"#, #"{"float":16777217}"#, #"{"list":[1]}"#,
       #"{"data":"AAE="}"#, #"{"date":0}"#, #"{"url":"http://a"}"#,
       #"{"double":9007199254740993}"#, #"{"bytes":{"a":256}}"#,
+      // An object where a scalar is asked for; and where a type JSONDecoder reads its own
+      // way is, which (URL, Decimal) would otherwise read itself from its Codable keys.
+      #"{"small":{}}"#, #"{"double":{"a":1}}"#, #"{"map":{"a":{}}}"#,
+      #"{"url":{"relative":"http://a"}}"#, #"{"data":{}}"#, #"{"date":{}}"#,
+      #"{"decimal":{"exponent":0,"length":1,"isNegative":false,"isCompact":true,"mantissa":[1]}}"#,
+      #"{"decimal":{"exponent":0,"length":0,"isNegative":false,"isCompact":true}}"#,
     ]
     for text in left { #expect(!agree(Shapes.self, Array(text.utf8)), "\(text)") }
   }
