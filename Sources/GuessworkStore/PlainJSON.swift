@@ -225,17 +225,18 @@ public enum PlainJSON {
     func decode<T: Decodable>(_ type: T.Type, from value: Value, at path: [any CodingKey])
       throws -> T
     {
-      // An object (an action, say) is no scalar: it decodes itself, unless it is asked for as
-      // one of the types JSONDecoder reads its own way, told apart here by identity. Asking
-      // the runtime whether `T` conforms to a protocol, as the cases below do, cost a move
-      // about a microsecond (perf); a scalar asked of an object fails in its own decoding,
-      // as in the cases below.
+      // The types JSONDecoder reads its own way are left to it, whatever the value; told
+      // apart by identity, as is an object below, because asking the runtime whether `T`
+      // conforms to a protocol, as the cases of the switch do, cost a move about a
+      // microsecond (perf).
+      if T.self == Data.self || T.self == URL.self || T.self == Date.self
+        || T.self == Decimal.self
+      {
+        throw giveUp()
+      }
+      // An object (an action, say) is no scalar: it decodes itself (a scalar asked of an
+      // object fails in its own decoding, as in the cases below).
       if case .object = value {
-        if T.self == Data.self || T.self == URL.self || T.self == Date.self
-          || T.self == Decimal.self
-        {
-          throw giveUp()
-        }
         return try T(from: ValueDecoder(value: value, codingPath: path, attempt: self))
       }
       switch type {
@@ -244,9 +245,8 @@ public enum PlainJSON {
       case let whole as any FixedWidthInteger.Type: return try integer(value, as: whole) as! T
       case is Double.Type: return try floatingPoint(value, as: Double.self) as! T
       case is Float.Type: return try floatingPoint(value, as: Float.self) as! T
-      case is Data.Type, is URL.Type, is Date.Type, is Decimal.Type, is any BinaryInteger.Type,
-        is any FloatingPoint.Type:
-        // A number of another kind, or a type JSONDecoder reads its own way.
+      case is any BinaryInteger.Type, is any FloatingPoint.Type:
+        // A number of another kind.
         throw giveUp()
       default:
         return try T(from: ValueDecoder(value: value, codingPath: path, attempt: self))
