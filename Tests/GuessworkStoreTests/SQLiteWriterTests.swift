@@ -1,0 +1,86 @@
+import Foundation
+import SQLKit
+import Testing
+
+@testable import GuessworkStore
+
+/// The SQLite writer's batches, run on its connection directly: which jobs share a
+/// transaction is otherwise up to timing.
+@Suite("SQLite's writer")
+struct SQLiteWriterTests {
+  /// A move of `game` from `version - 1` to `version`, with an action.
+  static func move(_ game: GameRecord, to version: Int) -> WriteJob {
+    .saveMove(
+      Move(
+        gameID: game.id, version: version, state: "state \(version)", at: Int64(version),
+        action: "action \(version)"),
+      expectedVersion: version - 1)
+  }
+
+  @Test(
+    "A batch with a failing job: that job is undone whole and fails, the others are answered and committed as if alone"
+  )
+  func aFailingJobFailsAlone() async throws {
+    let location = Backend.sqlite.newLocation()
+    guard case .sqlite(let path) = location else { return }
+    let store = try await SQLStore.open(location, logger: Backend.logger)
+    let player = try await newPlayer(store)
+    let (first, second, third) = (
+      try await newGame(store, player: player), try await newGame(store, player: player),
+      try await newGame(store, player: player)
+    )
+    // The third game's next action is already in the log: its move changes the game's row,
+    // then fails on the action's key, and must leave the row as it was.
+    try await store.writing { db in
+      try await db.raw(
+        "INSERT INTO actions (game_id, version, action, at) VALUES (\(bind: third.id), 1, 'x', 1)"
+      ).run()
+    }
+    let orphan = GameRecord(
+      id: UUID().uuidString, playerID: UUID().uuidString, kind: "number", settings: "{}", seed: 1,
+      state: "{}", createdAt: 1)
+    let connection = try SQLiteWriterConnection(path: path)
+    let results = connection.commit([
+      Self.move(first, to: 1),
+      .insertGame(orphan, within: nil),  // no such player: refused by the foreign key
+      Self.move(first, to: 1),  // stale: the first job moved it to 1
+      Self.move(third, to: 1),
+      Self.move(second, to: 1),
+      Self.move(first, to: 2),
+    ])
+    connection.close()
+    #expect(results.count == 6)
+    #expect(try results[0].get() == true)
+    #expect(throws: (any Error).self) { try results[1].get() }
+    #expect(try results[2].get() == false)
+    #expect(throws: (any Error).self) { try results[3].get() }
+    #expect(try results[4].get() == true)
+    #expect(try results[5].get() == true)
+    try await store.close()
+
+    let reader = try await SQLStore.open(location, logger: Backend.logger)
+    #expect(try await reader.game(id: orphan.id) == nil)
+    #expect(try await reader.game(id: first.id)?.version == 2)
+    #expect(try await reader.actions(gameID: first.id).map(\.action) == ["action 1", "action 2"])
+    #expect(try await reader.game(id: second.id)?.state == "state 1")
+    let untouched = try #require(try await reader.game(id: third.id))
+    #expect(untouched.version == 0 && untouched.state == third.state)
+    #expect(try await reader.actions(gameID: third.id).map(\.action) == ["x"])
+    try await reader.close()
+  }
+
+  @Test("A batch whose jobs all succeed commits them all, in order")
+  func aBatchCommitsInOrder() async throws {
+    let location = Backend.sqlite.newLocation()
+    guard case .sqlite(let path) = location else { return }
+    let store = try await SQLStore.open(location, logger: Backend.logger)
+    let player = try await newPlayer(store)
+    let game = try await newGame(store, player: player)
+    let connection = try SQLiteWriterConnection(path: path)
+    let results = connection.commit((1...5).map { Self.move(game, to: $0) })
+    connection.close()
+    #expect(try results.map { try $0.get() } == Array(repeating: true, count: 5))
+    #expect(try await store.actions(gameID: game.id).count == 5)
+    try await store.close()
+  }
+}
