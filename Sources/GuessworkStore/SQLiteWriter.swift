@@ -92,13 +92,11 @@ final class SQLiteWriterConnection: @unchecked Sendable {
   private var statements: [OpaquePointer] = []
   /// Pages in the write-ahead log after the last commit, as SQLite reports them.
   private var walPages = 0
-  /// The log is copied back into the database once it holds this many pages (about 40 MB).
-  /// SQLite's own default is 1,000, but the moves of the games in play rewrite the same few
-  /// pages, and a checkpoint copies each page once, however often it is in the log: ten
-  /// times fewer checkpoints copy far fewer pages, and wait for the disk ten times less often
-  /// (the checkpoints' share of the server's CPU in the socket move loop went from 3.7% to
-  /// 2.1%, BENCHMARKS.md).
-  static let checkpointPages = 10_000
+  /// The log is copied back into the database once it holds this many pages (SQLite's own
+  /// default for its automatic checkpoints). Ten times as many made a move's CPU 1-2% less
+  /// but the moves that wait for a checkpoint wait longer: the move loop's p99 went from 15-17
+  /// to 32-34 ms (BENCHMARKS.md, 2026-11-28).
+  static let checkpointPages = 1000
 
   init(path: String) throws {
     // As for the pool's connections: wait for other writers rather than fail, commit in WAL

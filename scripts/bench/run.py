@@ -2,6 +2,9 @@
 
 (a) GET /ping, which touches nothing: the framework's ceiling on this machine;
 (b) the move loop (moves.lua): players create Number games and play them to the end;
+(b') the same loop with each move sent over the player's play socket (socket_moves.py, a
+     Python client), and (b'') with a lean client in C (socket_load.c, compiled here) that
+     loads the server as wrk does in (a);
 (c) GET /api/games/{id} of a live game (read.lua).
 All three at the same concurrency, each repeated; medians reported, with (b)/(a) and (c)/(a),
 and the server's CPU time per request (read from /proc around each wrk run) and its ratios,
@@ -262,7 +265,7 @@ def main():
             process, url, seconds = start_server(options.binary, options.database_url)
             servers.append((process, url))
             start_seconds.append(seconds)
-        results = {"ceiling": [], "moves": [], "sockets": [], "reads": []}
+        results = {"ceiling": [], "moves": [], "sockets": [], "lean": [], "reads": []}
         database = bool(options.database_url)
         if options.moves_only:
             for number in range(1, options.runs + 1):
@@ -280,6 +283,7 @@ def main():
         import socket_moves
         bench_players = [socket_moves.players(url, share)
                          for (_, url), share in zip(servers, split(options.connections, options.instances))]
+        lean_client = socket_moves.lean_client()
         for _ in range(options.runs):
             results["ceiling"].append(wrk(servers, options.connections, options.seconds, path="/ping",
                                           database=database))
@@ -289,6 +293,12 @@ def main():
             results["sockets"].append(dict(
                 asyncio.run(socket_moves.socket_loop(servers, bench_players, options.seconds, database)),
                 p50=float("nan"), p99=float("nan"), max=float("nan"), pool_cpu_us=float("nan")))
+            # The same loop with a load client as lean as wrk (socket_load.c): the server is
+            # loaded as in the ping run, which the Python client cannot do on the same cores.
+            results["lean"].append(dict(
+                socket_moves.lean_loop(lean_client, servers, bench_players, options.seconds),
+                p50=float("nan"), p99=float("nan"), max=float("nan"), pool_cpu_us=float("nan"),
+                database_cpu_us=float("nan")))
             results["reads"].append(wrk(servers, options.connections, options.seconds, "read.lua", readers,
                                         database=database))
         rss = [peak_rss_mb(process.pid) for process, _ in servers]
@@ -314,6 +324,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|")
     names = {"ceiling": "(a) GET /ping (ceiling)", "moves": "(b) move loop (accepted actions/s)",
              "sockets": "(b') move loop over the play socket (accepted actions/s)",
+             "lean": "(b'') the same, a lean load client (socket_load.c)",
              "reads": "(c) GET /api/games/{id}"}
     errors = 0
     cpu = {}
@@ -333,15 +344,16 @@ def main():
         print(f"| {names[key]} | {rps:,.0f} | {ms('p50', 2)} | {ms('p99', 2)} "
               f"| {ms('max', 1)} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
     print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
-          f"over the play socket: {cpu['sockets'] / cpu['ceiling']:.2f}; "
+          f"over the play socket: {cpu['sockets'] / cpu['ceiling']:.2f} "
+          f"({cpu['lean'] / cpu['ceiling']:.2f} with the lean client); "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
     print("of the server's, its thread pool's (where the SQLite writer runs): " + "; ".join(
         f"{median_of(results[key], 'pool_cpu_us'):.1f} µs {unit}"
         for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
-    print("the load client's CPU (wrk's; the socket loop's, Python's): " + "; ".join(
+    print("the load client's CPU (wrk's; the socket loop's, Python's, then the lean client's): " + "; ".join(
         f"{median_of(results[key], 'load_cpu_us'):.1f} µs {unit}"
         for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("sockets", "a move over the socket"),
-                          ("reads", "a read"))))
+                          ("lean", "a move over the socket"), ("reads", "a read"))))
     if options.database_url:
         print(f"PostgreSQL's CPU (this machine's postgres processes) per move: "
               f"{median_of(results['moves'], 'database_cpu_us'):.1f} µs; over the socket: "
@@ -359,9 +371,9 @@ def main():
             print(f"\n{names[key]}: unexpected statuses {' '.join(statuses) or 'none'}; "
                   f"socket errors {', '.join(socket) or 'none'}")
     if options.smoke:
-        moved = all(any(run["rps"] > 0 for run in results[key]) for key in ("moves", "sockets"))
+        moved = all(any(run["rps"] > 0 for run in results[key]) for key in ("moves", "sockets", "lean"))
         if errors or not moved:
-            sys.exit(f"smoke: {errors} errors, both move loops ran: {moved}")
+            sys.exit(f"smoke: {errors} errors, the three move loops ran: {moved}")
         print("\nsmoke: the benchmark runs and counts no errors")
 
 

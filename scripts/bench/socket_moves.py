@@ -13,19 +13,26 @@ more CPU a move than wrk's, on the same two cores, so the loop's rate against th
 understates the server; the server's CPU a move is what to compare.
 
     python3 scripts/bench/socket_moves.py [--database-url URL] [--rounds N] [--seconds S]
-        [--connections C] [--refused] BINARY
+        [--connections C] [--refused] [--lean] BINARY
 
 With --refused, also the same connections sending moves of a game that does not exist, each
 answered with a 404: what the socket itself costs the server a message.
+
+With --lean, also the same socket loop played by a lean load client (socket_load.c, compiled
+here with cc): one thread a player and blocking sockets, a few tens of µs a move against the
+Python client's 70-100, so that the server is loaded as wrk loads it in the ping run. The
+server's CPU a move is then measured in the same conditions as its CPU a ping.
 """
 import argparse
 import asyncio
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from websockets.asyncio.client import connect
@@ -141,6 +148,36 @@ async def socket_loop(servers, cookies, seconds, database=False, play=None):
             "errors": counts["errors"]}
 
 
+def lean_client():
+    """socket_load.c compiled into a temporary folder (with cc, or the Swift toolchain's
+    clang): the path of the program."""
+    compiler = shutil.which("cc") or shutil.which("clang")
+    if not compiler:
+        sys.exit("the lean load client needs a C compiler (cc or clang)")
+    binary = os.path.join(tempfile.mkdtemp(prefix="guesswork-bench-"), "socket_load")
+    subprocess.run([compiler, "-O2", "-pthread", "-o", binary,
+                    os.path.join(run.HERE, "socket_load.c")], check=True)
+    return binary
+
+
+def lean_loop(client, servers, cookies, seconds):
+    """The socket move loop played by the lean client on `servers` ((process, url) pairs;
+    `cookies` holds one list of players for each), one client a server, for `seconds` after a
+    second's warm-up: moves a second, the servers' and the clients' CPU µs a move, errors."""
+    clients = []
+    for (process, url), players in zip(servers, cookies):
+        host, port = url.split("//", 1)[1].split(":")
+        client_process = subprocess.Popen([client, host, port, str(process.pid), "1", str(seconds)],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        clients.append((client_process, "\n".join(players)))
+    counts = [json.loads(process.communicate(players)[0]) for process, players in clients]
+    moves = sum(count["moves"] for count in counts)
+    return {"rps": sum(count["moves"] / count["elapsed"] for count in counts),
+            "cpu_us": run.microseconds_each(sum(count["server_cpu"] for count in counts), moves),
+            "load_cpu_us": run.microseconds_each(sum(count["load_cpu"] for count in counts), moves),
+            "errors": sum(count["errors"] for count in counts)}
+
+
 def players(url, count):
     """`count` new players' cookies."""
     return [run.post(url, "/api/players", '{"name":"Bench"}')[0] for _ in range(count)]
@@ -155,7 +192,10 @@ def main():
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--refused", action="store_true",
                         help="also messages refused with a 404: the socket's own cost")
+    parser.add_argument("--lean", action="store_true",
+                        help="also the socket loop played by a lean client (socket_load.c)")
     options = parser.parse_args()
+    client = lean_client() if options.lean else None
     rows = []
     for round_ in range(options.rounds):
         process, url, _ = run.start_server(options.binary, options.database_url)
@@ -169,9 +209,13 @@ def main():
             socket = asyncio.run(socket_loop([(process, url)], [cookies], options.seconds))
             refusals = (asyncio.run(socket_loop([(process, url)], [cookies], options.seconds,
                                                 play=refused)) if options.refused else None)
+            lean = (lean_loop(client, [(process, url)], [cookies], options.seconds)
+                    if options.lean else None)
         finally:
             process.terminate()
             process.wait()
+        if lean and lean["errors"]:
+            sys.exit(f"errors: {lean['errors']} with the lean client")
         if refusals and refusals["errors"]:
             sys.exit(f"errors: {refusals['errors']} messages not refused with a 404")
         if ping["errors"] or http["errors"] or socket["errors"]:
@@ -183,6 +227,8 @@ def main():
                "socket_load": socket["load_cpu_us"]}
         if refusals:
             row["refused_cpu"] = refusals["cpu_us"]
+        if lean:
+            row.update(lean=lean["rps"], lean_cpu=lean["cpu_us"], lean_load=lean["load_cpu_us"])
         rows.append(row)
         print(f"round {round_ + 1}: ping {row['ping']:,.0f}/s {row['ping_cpu']:.1f} µs; "
               f"HTTP moves {row['http']:,.0f}/s ({row['http'] / row['ping']:.2f}) "
@@ -191,7 +237,11 @@ def main():
               f"{row['socket_cpu']:.1f} µs ({row['socket_cpu'] / row['ping_cpu']:.2f} x a ping); "
               f"load client a move: wrk {row['http_load']:.0f} µs, Python {row['socket_load']:.0f} µs"
               + (f"; a refused message {row['refused_cpu']:.1f} µs "
-                 f"({row['refused_cpu'] / row['ping_cpu']:.2f} x a ping)" if refusals else ""),
+                 f"({row['refused_cpu'] / row['ping_cpu']:.2f} x a ping)" if refusals else "")
+              + (f"; lean client's socket moves {row['lean']:,.0f}/s "
+                 f"({row['lean'] / row['ping']:.2f}) {row['lean_cpu']:.1f} µs "
+                 f"({row['lean_cpu'] / row['ping_cpu']:.2f} x a ping), "
+                 f"the client {row['lean_load']:.0f} µs a move" if lean else ""),
               flush=True)
 
     def median(key):
@@ -206,7 +256,11 @@ def main():
           f"{statistics.median(r['socket'] / r['ping'] for r in rows):.2f} of the ceiling)"
           + (f"; a refused message {median('refused_cpu'):.1f} µs "
              f"({statistics.median(r['refused_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping)"
-             if options.refused else ""))
+             if options.refused else "")
+          + (f"; with the lean client {median('lean_cpu'):.1f} µs "
+             f"({statistics.median(r['lean_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping, "
+             f"{statistics.median(r['lean'] / r['ping'] for r in rows):.2f} of the ceiling)"
+             if options.lean else ""))
 
 
 if __name__ == "__main__":
