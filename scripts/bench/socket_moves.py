@@ -169,8 +169,14 @@ def lean_loop(client, servers, cookies, seconds):
         host, port = url.split("//", 1)[1].split(":")
         client_process = subprocess.Popen([client, host, port, str(process.pid), "1", str(seconds)],
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        clients.append((client_process, "\n".join(players)))
-    counts = [json.loads(process.communicate(players)[0]) for process, players in clients]
+        # Every client is given its players (and starts) before any is waited for: the
+        # clients play at once, one a server.
+        client_process.stdin.write("\n".join(players))
+        client_process.stdin.close()
+        clients.append(client_process)
+    counts = [json.loads(client_process.stdout.read()) for client_process in clients]
+    for client_process in clients:
+        client_process.wait()
     moves = sum(count["moves"] for count in counts)
     return {"rps": sum(count["moves"] / count["elapsed"] for count in counts),
             "cpu_us": run.microseconds_each(sum(count["server_cpu"] for count in counts), moves),
