@@ -136,9 +136,11 @@ struct SQLiteFailure: Error, CustomStringConvertible {
 
 /// Opens the database at `path` on a connection of our own (``SQLiteWriter``,
 /// ``SQLiteReaders``), waiting up to `busyTimeoutMs` for a lock held elsewhere.
-func openSQLite(path: String, flags: Int32, busyTimeoutMs: Int32) throws -> OpaquePointer {
+func openSQLite(
+  path: String, flags: Int32, busyTimeoutMs: Int32, vfs: UnsafePointer<CChar>? = nil
+) throws -> OpaquePointer {
   var handle: OpaquePointer?
-  let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
+  let opened = sqlite_nio_sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, vfs)
   guard opened == SQLITE_OK, let handle else {
     let failure = SQLiteFailure(opened, handle)
     sqlite_nio_sqlite3_close_v2(handle)

@@ -8,6 +8,15 @@ import Testing
 /// transaction is otherwise up to timing.
 @Suite("SQLite's writer")
 struct SQLiteWriterTests {
+  struct NotSQLite: Error {}
+
+  /// A new SQLite database: where it is, and a store open on it.
+  static func newDatabase() async throws -> (StoreLocation, path: String, SQLStore) {
+    let location = Backend.sqlite.newLocation()
+    guard case .sqlite(let path) = location else { throw NotSQLite() }
+    return (location, path, try await SQLStore.open(location, logger: Backend.logger))
+  }
+
   /// A move of `game` from `version - 1` to `version`, with an action.
   static func move(_ game: GameRecord, to version: Int) -> WriteJob {
     .saveMove(
@@ -21,9 +30,7 @@ struct SQLiteWriterTests {
     "A batch with a failing job: that job is undone whole and fails, the others are answered and committed as if alone"
   )
   func aFailingJobFailsAlone() async throws {
-    let location = Backend.sqlite.newLocation()
-    guard case .sqlite(let path) = location else { return }
-    let store = try await SQLStore.open(location, logger: Backend.logger)
+    let (location, path, store) = try await Self.newDatabase()
     let player = try await newPlayer(store)
     let (first, second, third) = (
       try await newGame(store, player: player), try await newGame(store, player: player),
@@ -71,9 +78,7 @@ struct SQLiteWriterTests {
 
   @Test("A batch whose jobs all succeed commits them all, in order")
   func aBatchCommitsInOrder() async throws {
-    let location = Backend.sqlite.newLocation()
-    guard case .sqlite(let path) = location else { return }
-    let store = try await SQLStore.open(location, logger: Backend.logger)
+    let (location, path, store) = try await Self.newDatabase()
     let player = try await newPlayer(store)
     let game = try await newGame(store, player: player)
     let connection = try SQLiteWriterConnection(path: path)
@@ -82,5 +87,38 @@ struct SQLiteWriterTests {
     #expect(try results.map { try $0.get() } == Array(repeating: true, count: 5))
     #expect(try await store.actions(gameID: game.id).count == 5)
     try await store.close()
+  }
+
+  @Test(
+    "The log as the files hold it after each commit, with no connection closed, brings back every committed move"
+  )
+  func theLogOnDiskIsWholeAfterEachCommit() async throws {
+    let (location, path, store) = try await Self.newDatabase()
+    let player = try await newPlayer(store)
+    var games: [GameRecord] = []
+    for _ in 0..<8 { games.append(try await newGame(store, player: player)) }
+    try await store.close()
+    let connection = try SQLiteWriterConnection(path: path)
+    #expect(connection.holdsFrameHeader == false, "the writer's log uses the frames' VFS")
+    for version in 1...6 {
+      let results = connection.commit(games.map { Self.move($0, to: version) })
+      #expect(try results.map { try $0.get() } == Array(repeating: true, count: games.count))
+      #expect(connection.holdsFrameHeader == false)
+    }
+    // What a process killed now would leave: the database and its log, not the shared
+    // memory, so that opening the copy recovers the log from its frames' headers alone.
+    let copy = FileManager.default.temporaryDirectory
+      .appendingPathComponent("guesswork-crash-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+    let copied = copy.appendingPathComponent("test.sqlite").path
+    try FileManager.default.copyItem(atPath: path, toPath: copied)
+    try FileManager.default.copyItem(atPath: path + "-wal", toPath: copied + "-wal")
+    connection.close()
+    let recovered = try await SQLStore.open(.sqlite(path: copied), logger: Backend.logger)
+    for game in games {
+      #expect(try await recovered.game(id: game.id)?.version == 6)
+      #expect(try await recovered.actions(gameID: game.id).count == 6)
+    }
+    try await recovered.close()
   }
 }
