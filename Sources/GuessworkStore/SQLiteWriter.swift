@@ -117,8 +117,8 @@ final class SQLiteWriterConnection: @unchecked Sendable {
       handle,
       { context, _, _, pages in
         guard let context else { return SQLITE_OK }
-        Unmanaged<SQLiteWriterConnection>.fromOpaque(context).takeUnretainedValue().walPages = Int(
-          pages)
+        let connection = Unmanaged<SQLiteWriterConnection>.fromOpaque(context)
+        connection.takeUnretainedValue().walPages = Int(pages)
         return SQLITE_OK
       }, Unmanaged.passUnretained(self).toOpaque())
     do {
@@ -204,7 +204,9 @@ final class SQLiteWriterConnection: @unchecked Sendable {
       try? run(.rollback)
       return jobs.map { _ in .failure(error) }
     }
-    // A committed frame is whole in the log before anyone is answered.
+    // A committed frame is whole in the log before anyone is answered. Should that last write
+    // fail (the disk's error), the transaction is in the database but not known to be whole
+    // in its log: its jobs are answered as failed, and the writer forgets their games.
     let flushed = guesswork_sqlite3_wal_flush(handle)
     guard flushed == SQLITE_OK else {
       let error = SQLiteFailure(flushed, handle)

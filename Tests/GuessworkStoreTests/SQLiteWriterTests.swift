@@ -78,7 +78,7 @@ struct SQLiteWriterTests {
 
   @Test("A batch whose jobs all succeed commits them all, in order")
   func aBatchCommitsInOrder() async throws {
-    let (location, path, store) = try await Self.newDatabase()
+    let (_, path, store) = try await Self.newDatabase()
     let player = try await newPlayer(store)
     let game = try await newGame(store, player: player)
     let connection = try SQLiteWriterConnection(path: path)
@@ -93,7 +93,7 @@ struct SQLiteWriterTests {
     "The log as the files hold it after each commit, with no connection closed, brings back every committed move"
   )
   func theLogOnDiskIsWholeAfterEachCommit() async throws {
-    let (location, path, store) = try await Self.newDatabase()
+    let (_, path, store) = try await Self.newDatabase()
     let player = try await newPlayer(store)
     var games: [GameRecord] = []
     for _ in 0..<8 { games.append(try await newGame(store, player: player)) }
