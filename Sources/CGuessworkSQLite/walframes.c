@@ -217,16 +217,19 @@ const char *guesswork_sqlite3_wal_frames_vfs(void) {
   return unixVfs ? vfsName : 0;
 }
 
-int guesswork_sqlite3_wal_flush(struct sqlite3 *db) {
+/* `db`'s log when it is written through this VFS, or NULL. */
+static sqlite3_file *wrappedLog(struct sqlite3 *db) {
   sqlite3_file *log = 0;
   int rc = sqlite_nio_sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log);
-  if (rc != SQLITE_OK || !log || log->pMethods != &walMethods) return SQLITE_OK;
-  return flush(log);
+  return rc == SQLITE_OK && log && log->pMethods == &walMethods ? log : 0;
+}
+
+int guesswork_sqlite3_wal_flush(struct sqlite3 *db) {
+  sqlite3_file *log = wrappedLog(db);
+  return log ? flush(log) : SQLITE_OK;
 }
 
 int guesswork_sqlite3_wal_frames_held(struct sqlite3 *db) {
-  sqlite3_file *log = 0;
-  int rc = sqlite_nio_sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &log);
-  if (rc != SQLITE_OK || !log || log->pMethods != &walMethods) return -1;
-  return held(log)->held;
+  sqlite3_file *log = wrappedLog(db);
+  return log ? held(log)->held : -1;
 }

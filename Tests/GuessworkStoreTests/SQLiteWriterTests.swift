@@ -90,9 +90,9 @@ struct SQLiteWriterTests {
   }
 
   @Test(
-    "The log as the files hold it after each commit, with no connection closed, brings back every committed move"
+    "The log as the files hold it after commits, with no connection closed, brings back every committed move"
   )
-  func theLogOnDiskIsWholeAfterEachCommit() async throws {
+  func theLogOnDiskIsWholeAfterItsCommits() async throws {
     let (_, path, store) = try await Self.newDatabase()
     let player = try await newPlayer(store)
     var games: [GameRecord] = []
