@@ -607,7 +607,7 @@ extension APIError {
 /// The reply to every move and read, written as ``API/GameReply/encode(to:)`` encodes it: the
 /// game's own view, summary and events each as they write themselves.
 extension API.GameReply: JSONTextWritable {
-  func writeJSON(to text: some JSONTextEncoder) throws {
+  func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"id":"#)
     text.writeJSON(string: id)
     text.writeJSON(raw: #","game":"#)

@@ -34,7 +34,7 @@ public enum CompactJSON {
   }
 }
 
-/// The output of one encoding, and the containers open in it.
+/// The output of one encoding (the text, ``JSONText``), and the containers open in it.
 ///
 /// Containers are only ever used in order (a value finishes before its parent writes the next
 /// key), so one stack of open containers is enough: whenever a container writes, any deeper
@@ -42,8 +42,7 @@ public enum CompactJSON {
 ///
 /// One encoding runs on one thread, so its properties skip the runtime's exclusivity checks
 /// (they were a few percent of a move).
-private final class Writer {
-  @exclusivity(unchecked) var bytes: [UInt8] = []
+private final class Writer: JSONText {
   /// Open containers, outermost first.
   @exclusivity(unchecked) private var frames: [Frame] = []
   /// A key or an array position has been written and waits for its value.
@@ -54,9 +53,8 @@ private final class Writer {
     var isEmpty = true
   }
 
-  /// `capacity`: the bytes to make room for at once (none for bytes that will be swapped in).
-  init(reserving capacity: Int = 1024) {
-    if capacity > 0 { bytes.reserveCapacity(capacity) }
+  override init(reserving capacity: Int = 1024) {
+    super.init(reserving: capacity)
     frames.reserveCapacity(8)
   }
 
@@ -72,10 +70,16 @@ private final class Writer {
   func writeValue<T: Encodable>(_ value: T) throws {
     awaitingValue = true
     if let writable = value as? any JSONTextWritable {
-      try writable.writeJSON(to: Slot(writer: self, depth: frames.count))
+      try writable.writeJSON(to: self)
+      awaitingValue = false
     } else {
       try encodeValue(value)
     }
+  }
+
+  /// A value asked for by a value that writes itself, in its place.
+  override func writeJSON<T: Encodable>(value: T) throws {
+    try writeValue(value)
   }
 
   /// The container at `depth` of a value: opened now if the value has just begun, or found
@@ -118,91 +122,38 @@ private final class Writer {
       bytes.append(UInt8(ascii: ","))
     }
     if let key {
-      writeString(key)
+      writeJSON(string: key)
       bytes.append(UInt8(ascii: ":"))
     }
     awaitingValue = true
   }
 
+  // Each writes one value in the place waiting for it.
+
   func writeRaw(_ text: StaticString) {
-    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    writeJSON(raw: text)
     awaitingValue = false
   }
 
   func writeBool(_ value: Bool) {
-    writeRaw(value ? "true" : "false")
+    writeJSON(bool: value)
+    awaitingValue = false
   }
 
   func writeInteger<T: BinaryInteger>(_ value: T) {
+    writeJSON(integer: value)
     awaitingValue = false
-    guard let magnitude = UInt64(exactly: value.magnitude) else {
-      bytes.append(contentsOf: String(value).utf8)
-      return
-    }
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    if magnitude < 10 {
-      bytes.append(UInt8(ascii: "0") + UInt8(magnitude))
-      return
-    }
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-      var rest = magnitude
-      var start = 20
-      while rest > 0 {
-        start -= 1
-        digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
-        rest /= 10
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
-    }
   }
 
   func writeFloatingPoint<T: BinaryFloatingPoint & LosslessStringConvertible>(_ value: T)
     throws
   {
-    guard value.isFinite else {
-      throw EncodingError.invalidValue(
-        value,
-        .init(codingPath: [], debugDescription: "\(value) is not a number JSON can hold."))
-    }
-    if value.rounded() == value, abs(value) < 1e15 {
-      writeInteger(Int64(value))
-    } else {
-      bytes.append(contentsOf: value.description.utf8)
-      awaitingValue = false
-    }
+    try writeJSON(number: value)
+    awaitingValue = false
   }
 
   func writeString(_ string: String) {
-    bytes.append(UInt8(ascii: "\""))
-    var string = string
-    string.withUTF8 { utf8 in
-      var start = 0
-      for index in utf8.indices {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-        start = index + 1
-        bytes.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
-        case 0x08: bytes.append(UInt8(ascii: "b"))
-        case 0x09: bytes.append(UInt8(ascii: "t"))
-        case 0x0A: bytes.append(UInt8(ascii: "n"))
-        case 0x0C: bytes.append(UInt8(ascii: "f"))
-        case 0x0D: bytes.append(UInt8(ascii: "r"))
-        default:
-          let hex = Array("0123456789abcdef".utf8)
-          bytes.append(contentsOf: [
-            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-            hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-          ])
-        }
-      }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-    }
-    bytes.append(UInt8(ascii: "\""))
+    writeJSON(string: string)
     awaitingValue = false
   }
 
@@ -224,7 +175,8 @@ private final class Writer {
       writeString((value as! URL).absoluteString)
     } else if T.self == Message.self {
       // Without the lookup of which encoder this is that `Message.encode(to:)` makes.
-      try (value as! Message).writeJSON(to: Slot(writer: self, depth: frames.count))
+      try (value as! Message).writeJSON(to: self)
+      awaitingValue = false
     } else {
       let depth = frames.count
       try value.encode(to: Slot(writer: self, depth: depth))
@@ -238,12 +190,7 @@ private struct Slot: JSONTextEncoder {
   let writer: Writer
   let depth: Int
 
-  func writeJSON(raw: StaticString) { writer.writeRaw(raw) }
-  func writeJSON(string: String) { writer.writeString(string) }
-  func writeJSON(integer: Int) { writer.writeInteger(integer) }
-  func writeJSON(integer: UInt64) { writer.writeInteger(integer) }
-  func writeJSON(number: Double) throws { try writer.writeFloatingPoint(number) }
-  func writeJSON(value: some Encodable) throws { try writer.writeValue(value) }
+  func writeJSON(value: some JSONTextWritable) throws { try writer.writeValue(value) }
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }

@@ -5,7 +5,7 @@
 // does. `CompactJSONTests` holds every state of played rounds to Foundation's encoding.
 
 extension ColorMatchGame: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"settings":{"duration":"#)
     text.writeJSON(integer: settings.duration)
     text.writeJSON(raw: #","feedbackMs":"#)
@@ -48,7 +48,7 @@ extension ColorMatchGame: JSONTextWritable {
 }
 
 extension ColorMatchGame.TrialRecord: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: JSONText) {
     text.writeJSON(raw: #"{"index":"#)
     text.writeJSON(integer: index)
     text.writeJSON(raw: #","topWord":"#)

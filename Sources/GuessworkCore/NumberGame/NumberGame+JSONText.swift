@@ -7,7 +7,7 @@
 // win and a loss to Foundation's encoding.
 
 extension NumberGame: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"settings":"#)
     settings.writeJSON(to: text)
     text.writeJSON(raw: #","secret":"#)
@@ -31,7 +31,7 @@ extension NumberGame: JSONTextWritable {
 }
 
 extension NumberGame.Settings {
-  func writeJSON(to text: some JSONTextEncoder) {
+  func writeJSON(to text: JSONText) {
     text.writeJSON(raw: #"{"low":"#)
     text.writeJSON(integer: low)
     text.writeJSON(raw: #","high":"#)
@@ -43,7 +43,7 @@ extension NumberGame.Settings {
 }
 
 extension NumberGame.Guess: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: JSONText) {
     text.writeJSON(raw: #"{"number":"#)
     text.writeJSON(integer: number)
     text.writeJSON(raw: #","hint":"#)
@@ -57,7 +57,7 @@ extension NumberGame.Guess: JSONTextWritable {
 }
 
 extension NumberGame.GuessView: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"number":"#)
     text.writeJSON(integer: number)
     text.writeJSON(raw: #","hint":"#)
@@ -69,7 +69,7 @@ extension NumberGame.GuessView: JSONTextWritable {
 }
 
 extension NumberGame.View: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"phase":"#)
     text.writeJSON(string: phase.rawValue)
     text.writeJSON(raw: #","isOver":"#)
@@ -115,7 +115,7 @@ extension NumberGame.View: JSONTextWritable {
 }
 
 extension NumberGame.SummaryGuess: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: JSONText) {
     text.writeJSON(raw: #"{"number":"#)
     text.writeJSON(integer: number)
     text.writeJSON(raw: #","hint":"#)
@@ -132,7 +132,7 @@ extension NumberGame.SummaryGuess: JSONTextWritable {
 
 /// Written twice when a game ends: stored, and in the reply.
 extension NumberGame.Summary: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"isOver":"#)
     text.writeJSON(bool: isOver)
     text.writeJSON(raw: #","won":"#)
@@ -168,7 +168,7 @@ extension NumberGame.Summary: JSONTextWritable {
 }
 
 extension NumberGame.Action: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: JSONText) {
     switch self {
     case .digit(let digit):
       text.writeJSON(raw: #"{"type":"digit","digit":"#)
@@ -186,7 +186,7 @@ extension NumberGame.Action: JSONTextWritable {
 }
 
 extension NumberGame.Event: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: JSONText) {
     switch self {
     case .displayChanged(let display):
       text.writeJSON(raw: #"{"type":"displayChanged","display":"#)

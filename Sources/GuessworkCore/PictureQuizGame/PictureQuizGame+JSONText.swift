@@ -5,7 +5,7 @@
 // same order. `CompactJSONTests` holds every state of played games to Foundation's encoding.
 
 extension PictureQuizGame: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"settings":{"choices":"#)
     text.writeJSON(integer: settings.choices)
     text.writeJSON(raw: #","questions":"#)
@@ -31,7 +31,7 @@ extension PictureQuizGame: JSONTextWritable {
 }
 
 extension PictureQuizGame.Question: JSONTextWritable {
-  func writeJSON(to text: some JSONTextEncoder) {
+  func writeJSON(to text: JSONText) {
     text.writeJSON(raw: #"{"answer":"#)
     text.writeJSON(integer: answer)
     text.writeJSON(raw: #","choices":"#)
@@ -42,7 +42,7 @@ extension PictureQuizGame.Question: JSONTextWritable {
 
 /// A deck's item, as a Picture Quiz state holds its deck.
 extension DeckItem: JSONTextWritable {
-  public func writeJSON(to text: some JSONTextEncoder) {
+  public func writeJSON(to text: JSONText) {
     text.writeJSON(raw: #"{"id":"#)
     text.writeJSON(string: id)
     text.writeJSON(raw: #","name":"#)

@@ -142,7 +142,7 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSO
 
   public func encode(to encoder: any Encoder) throws {
     if let text = encoder as? any JSONTextEncoder {
-      return try writeJSON(to: text)
+      return try text.writeJSON(value: self)
     }
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(key, forKey: .key)
@@ -152,7 +152,7 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSO
   /// The JSON ``encode(to:)`` makes, written as it is: a view holds dozens of messages, and
   /// Codable's containers were a twentieth of a move's time (BENCHMARKS.md). An encoder that
   /// knows a message when it sees one calls this without asking what encoder it is.
-  public func writeJSON(to text: some JSONTextEncoder) throws {
+  public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"key":"#)
     text.writeJSON(string: key)
     if !args.isEmpty {
@@ -184,59 +184,4 @@ public struct Message: Codable, Sendable, Hashable, CustomStringConvertible, JSO
     let list = args.sorted { $0.0 < $1.0 }.map { "\($0.0): \($0.1)" }
     return "\(key)(\(list.joined(separator: ", ")))"
   }
-}
-
-/// An encoder that writes JSON text and takes a value's text as it is: a type encoded often
-/// (``Message``) writes itself there without Codable's containers, which cost an allocation
-/// and a type lookup each. The server's encoder (`CompactJSON`) is one; any other encoder
-/// gets the same JSON through `Codable`.
-public protocol JSONTextEncoder: Encoder {
-  /// JSON written as it is, in place of the value this encoder was given (a value may write
-  /// several pieces, which must make one JSON value).
-  func writeJSON(raw: StaticString)
-  /// A JSON string: quoted and escaped.
-  func writeJSON(string: String)
-  func writeJSON(integer: Int)
-  func writeJSON(integer: UInt64)
-  /// A finite number (whole ones without a fraction); a non-finite one is an error.
-  func writeJSON(number: Double) throws
-  /// Any value, in the place of one value: as it writes itself (``JSONTextWritable``), or
-  /// else through `Codable`.
-  func writeJSON(value: some Encodable) throws
-}
-
-extension JSONTextEncoder {
-  public func writeJSON(bool: Bool) {
-    writeJSON(raw: bool ? "true" : "false")
-  }
-
-  /// The numbers as a JSON array.
-  public func writeJSON(integers: [Int]) {
-    writeJSON(raw: "[")
-    for index in integers.indices {
-      if index != integers.startIndex { writeJSON(raw: ",") }
-      writeJSON(integer: integers[index])
-    }
-    writeJSON(raw: "]")
-  }
-
-  /// The values as a JSON array, each written as it writes itself.
-  public func writeJSON(array: [some JSONTextWritable]) throws {
-    writeJSON(raw: "[")
-    for index in array.indices {
-      if index != array.startIndex { writeJSON(raw: ",") }
-      try array[index].writeJSON(to: self)
-    }
-    writeJSON(raw: "]")
-  }
-}
-
-/// A value that writes its own JSON text to an encoder that takes text
-/// (``JSONTextEncoder``): the JSON its `encode(to:)` makes, the same keys with the same
-/// values, without Codable's containers. For the values a server encodes at every move and
-/// every read (a game's state and view, the reply around them), where those containers were
-/// most of the encoding's time (BENCHMARKS.md). `CompactJSONTests` holds every game's text to
-/// Foundation's encoding of the same value.
-public protocol JSONTextWritable: Encodable {
-  func writeJSON(to text: some JSONTextEncoder) throws
 }

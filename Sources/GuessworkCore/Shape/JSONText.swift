@@ -1,0 +1,154 @@
+/// JSON text being written: its bytes, and how each kind of value is written into them (the
+/// escapes and number forms `JSONEncoder` uses with `.withoutEscapingSlashes`).
+///
+/// A value that writes its own text (``JSONTextWritable``) is given this class itself, not an
+/// encoder it would be generic over: the games' writers are compiled against these methods,
+/// each a direct call, where through a protocol every piece of text was a call through a
+/// witness table and every array a generic one (a tenth of a move's CPU went to encoding,
+/// half of it to that: BENCHMARKS.md, "2026-11-28 (day)").
+///
+/// A value that does not write itself is written through `Codable` by the encoder that owns
+/// the text (the server's `CompactJSON`, a subclass); this class alone refuses such a value.
+open class JSONText {
+  /// The text so far, as UTF-8. One writing runs on one thread, so accesses skip the
+  /// runtime's exclusivity checks (they were a few percent of a move).
+  @exclusivity(unchecked) public final var bytes: [UInt8] = []
+
+  /// `capacity`: the bytes to make room for at once (none for bytes that will be swapped in).
+  public init(reserving capacity: Int = 1024) {
+    if capacity > 0 { bytes.reserveCapacity(capacity) }
+  }
+
+  /// JSON written as it is (a value may write several pieces, which must make one value).
+  @inlinable public final func writeJSON(raw text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  @inlinable public final func writeJSON(bool: Bool) {
+    writeJSON(raw: bool ? "true" : "false")
+  }
+
+  /// A whole number, in decimal.
+  @inlinable public final func writeJSON<T: BinaryInteger>(integer value: T) {
+    guard let magnitude = UInt64(exactly: value.magnitude) else {
+      bytes.append(contentsOf: String(value).utf8)
+      return
+    }
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    if magnitude < 10 {
+      bytes.append(UInt8(ascii: "0") + UInt8(magnitude))
+      return
+    }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var rest = magnitude
+      var start = 20
+      while rest > 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+    }
+  }
+
+  /// A finite number: a whole one without a fraction, as `JSONEncoder` writes it; a
+  /// non-finite one is an error.
+  @inlinable public final func writeJSON<T: BinaryFloatingPoint & LosslessStringConvertible>(
+    number value: T
+  ) throws {
+    guard value.isFinite else {
+      throw EncodingError.invalidValue(
+        value,
+        .init(codingPath: [], debugDescription: "\(value) is not a number JSON can hold."))
+    }
+    if value.rounded() == value, abs(value) < 1e15 {
+      writeJSON(integer: Int64(value))
+    } else {
+      bytes.append(contentsOf: value.description.utf8)
+    }
+  }
+
+  /// A JSON string: quoted, with `"`, `\` and the control characters escaped.
+  @inlinable public final func writeJSON(string: String) {
+    bytes.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { utf8 in
+      var start = 0
+      for index in utf8.indices {
+        let byte = utf8[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+          continue
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        start = index + 1
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        default:
+          let hex = Array("0123456789abcdef".utf8)
+          bytes.append(contentsOf: [
+            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+            hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+          ])
+        }
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+    }
+    bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// The numbers as a JSON array.
+  public final func writeJSON(integers: [Int]) {
+    writeJSON(raw: "[")
+    for index in integers.indices {
+      if index != integers.startIndex { writeJSON(raw: ",") }
+      writeJSON(integer: integers[index])
+    }
+    writeJSON(raw: "]")
+  }
+
+  /// The values as a JSON array, each written as it writes itself.
+  public final func writeJSON(array: [some JSONTextWritable]) throws {
+    writeJSON(raw: "[")
+    for index in array.indices {
+      if index != array.startIndex { writeJSON(raw: ",") }
+      try array[index].writeJSON(to: self)
+    }
+    writeJSON(raw: "]")
+  }
+
+  /// Any value, in the place of one value: as it writes itself. A value that does not is
+  /// written by the encoder that owns this text, through `Codable` (`CompactJSON` overrides
+  /// this); this class alone refuses it.
+  open func writeJSON<T: Encodable>(value: T) throws {
+    guard let writable = value as? any JSONTextWritable else {
+      throw EncodingError.invalidValue(
+        value,
+        .init(codingPath: [], debugDescription: "\(T.self) does not write its own JSON text."))
+    }
+    try writable.writeJSON(to: self)
+  }
+}
+
+/// An encoder that writes JSON text and takes a value's text as it is: a type encoded often
+/// (``Message``) writes itself there without Codable's containers, which cost an allocation
+/// and a type lookup each. The server's encoder (`CompactJSON`) is one; any other encoder
+/// gets the same JSON through `Codable`.
+public protocol JSONTextEncoder: Encoder {
+  /// Writes `value` as it writes itself, in place of the value this encoder was given.
+  func writeJSON(value: some JSONTextWritable) throws
+}
+
+/// A value that writes its own JSON text (``JSONText``): the JSON its `encode(to:)` makes,
+/// the same keys with the same values, without Codable's containers. For the values a server
+/// encodes at every move and every read (a game's state and view, the reply around them),
+/// where those containers were most of the encoding's time (BENCHMARKS.md).
+/// `CompactJSONTests` holds every game's text to Foundation's encoding of the same value.
+public protocol JSONTextWritable: Encodable {
+  func writeJSON(to text: JSONText) throws
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GuessworkCore
+import Testing
+
+/// ``JSONText`` on its own, without the server's encoder around it: a value that writes itself
+/// comes out as Foundation encodes it; one that does not is refused, not written half.
+@Suite struct JSONTextTests {
+  /// The text `value` writes of itself, its keys sorted (Foundation's encoder on Linux does
+  /// not keep a type's order).
+  private func written(_ value: some JSONTextWritable) throws -> String {
+    let text = JSONText()
+    try text.writeJSON(value: value)
+    return try canonical(Data(text.bytes))
+  }
+
+  private func foundation(_ value: some Encodable) throws -> String {
+    try canonical(JSONEncoder().encode(value))
+  }
+
+  private func canonical(_ json: Data) throws -> String {
+    let object = try JSONSerialization.jsonObject(with: json)
+    return String(
+      decoding: try JSONSerialization.data(withJSONObject: object, options: .sortedKeys),
+      as: UTF8.self)
+  }
+
+  @Test func aNumberGameWritesWhatFoundationEncodes() throws {
+    var game = try NumberGame(settings: .init(low: 1, high: 100, attempts: 5), seed: 9)
+    for guess in [50, 25, 75, 12, 88] where !game.isOver {
+      _ = try? game.apply(.guess(guess), at: .zero)
+    }
+    #expect(try written(game) == foundation(game))
+    #expect(try written(game.view(at: .zero)) == foundation(game.view(at: .zero)))
+    #expect(try written(game.summary) == foundation(game.summary))
+  }
+
+  @Test func escapesAndNumbersAreFoundations() throws {
+    let message = Message(
+      "a.b",
+      ["name": "Ana \"\\ é\n\u{1}🎯/", "ratio": .decimal(0.25), "whole": .decimal(3), "n": -7])
+    #expect(try written(message) == foundation(message))
+  }
+
+  @Test func aValueThatDoesNotWriteItselfIsRefused() throws {
+    let text = JSONText()
+    #expect(throws: EncodingError.self) { try text.writeJSON(value: ["plain": 1]) }
+    #expect(text.bytes.isEmpty)
+    #expect(throws: EncodingError.self) {
+      try text.writeJSON(number: Double.nan)
+    }
+  }
+}
