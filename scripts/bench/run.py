@@ -228,6 +228,21 @@ def wrk(servers, connections, seconds, script=None, script_args=None, path="", d
     return result
 
 
+def wrk_window(process, url, connections, seconds, script=None, path="", warmup=1):
+    """One server's CPU over `seconds` of a wrk run, after `warmup` seconds of it (wrk starting
+    its threads and connections, and the server's first answers, left out), and the requests
+    (or, for the move loop, accepted actions) in that window, counted at the run's rate. The
+    rate carries the start too, so the count is a little low and the CPU each a little high."""
+    running = start_wrk(url + path, connections, warmup + seconds, script)
+    time.sleep(warmup)
+    before, started = cpu_seconds(process.pid), time.perf_counter()
+    time.sleep(seconds)
+    cpu, elapsed = cpu_seconds(process.pid) - before, time.perf_counter() - started
+    result = parse_wrk(running)
+    rate = result["rps"]
+    return {"cpu_seconds": cpu, "count": rate * elapsed, "errors": result["errors"]}
+
+
 def microseconds_each(seconds, count):
     """`seconds` shared among `count`, in µs each (NaN for none)."""
     return seconds * 1e6 / count if count else float("nan")

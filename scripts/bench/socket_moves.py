@@ -13,7 +13,7 @@ more CPU a move than wrk's, on the same two cores, so the loop's rate against th
 understates the server; the server's CPU a move is what to compare.
 
     python3 scripts/bench/socket_moves.py [--database-url URL] [--rounds N] [--seconds S]
-        [--connections C] [--refused] [--lean] BINARY
+        [--connections C] [--refused] [--lean] [--interleaved SLICES] BINARY
 
 With --refused, also the same connections sending moves of a game that does not exist, each
 answered with a 404: what the socket itself costs the server a message.
@@ -184,6 +184,28 @@ def lean_loop(client, servers, cookies, seconds):
             "errors": sum(count["errors"] for count in counts)}
 
 
+def interleaved(client, process, url, cookies, slices, seconds):
+    """`slices` turns of a ping run, the HTTP move loop and the lean socket loop, each for
+    `seconds` after a second's warm-up: the server's CPU µs a ping, a move over HTTP and a move
+    over the socket, each the CPU summed over its slices divided by their count; errors."""
+    spent = {"ping": [0.0, 0.0], "http": [0.0, 0.0], "lean": [0.0, 0.0]}
+    errors = 0
+    for _ in range(slices):
+        for key, script, path in (("ping", None, "/ping"), ("http", "moves.lua", "")):
+            part = run.wrk_window(process, url, len(cookies), seconds, script, path)
+            spent[key][0] += part["cpu_seconds"]
+            spent[key][1] += part["count"]
+            errors += part["errors"]
+        lean = lean_loop(client, [(process, url)], [cookies], seconds)
+        moves = lean["rps"] * seconds
+        spent["lean"][0] += lean["cpu_us"] * moves / 1e6
+        spent["lean"][1] += moves
+        errors += lean["errors"]
+    result = {key: run.microseconds_each(cpu, count) for key, (cpu, count) in spent.items()}
+    result["errors"] = errors
+    return result
+
+
 def players(url, count):
     """`count` new players' cookies."""
     return [run.post(url, "/api/players", '{"name":"Bench"}')[0] for _ in range(count)]
@@ -200,7 +222,12 @@ def main():
                         help="also messages refused with a 404: the socket's own cost")
     parser.add_argument("--lean", action="store_true",
                         help="also the socket loop played by a lean client (socket_load.c)")
+    parser.add_argument("--interleaved", type=int, metavar="SLICES",
+                        help="measure a ping, a move over HTTP and one over the socket (lean "
+                             "client) in this many slices of --seconds each, taken in turn")
     options = parser.parse_args()
+    if options.interleaved:
+        return interleaved_rounds(options)
     client = lean_client() if options.lean else None
     rows = []
     for round_ in range(options.rounds):
@@ -267,6 +294,34 @@ def main():
              f"({statistics.median(r['lean_cpu'] / r['ping_cpu'] for r in rows):.2f} x a ping, "
              f"{statistics.median(r['lean'] / r['ping'] for r in rows):.2f} of the ceiling)"
              if options.lean else ""))
+
+
+def interleaved_rounds(options):
+    """--interleaved: for each round a fresh server, then the slices (``interleaved``)."""
+    client = lean_client()
+    rows = []
+    for round_ in range(options.rounds):
+        process, url, _ = run.start_server(options.binary, options.database_url)
+        try:
+            subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
+                            os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
+            cookies = players(url, options.connections)
+            row = interleaved(client, process, url, cookies, options.interleaved, options.seconds)
+        finally:
+            process.terminate()
+            process.wait()
+        if row["errors"]:
+            sys.exit(f"errors: {row['errors']}")
+        rows.append(row)
+        print(f"round {round_ + 1}: ping {row['ping']:.1f} µs of server CPU; a move over HTTP "
+              f"{row['http']:.1f} µs ({row['http'] / row['ping']:.2f} x a ping); over the socket "
+              f"(lean client) {row['lean']:.1f} µs ({row['lean'] / row['ping']:.2f} x a ping)",
+              flush=True)
+    ratios = {key: statistics.median(row[key] / row["ping"] for row in rows)
+              for key in ("http", "lean")}
+    print(f"\nmedians of {len(rows)} rounds of {options.interleaved} slices of "
+          f"{options.seconds} s: a move over HTTP {ratios['http']:.2f} x a ping, over the socket "
+          f"{ratios['lean']:.2f} x a ping")
 
 
 if __name__ == "__main__":
