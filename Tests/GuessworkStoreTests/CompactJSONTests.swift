@@ -171,6 +171,31 @@ import Testing
       Holder(first: Message("k", ["n": 1]), list: [nil, Message("k2"), Message("k3", ["t": "x"])]))
   }
 
+  @Test("A message handed the encoder itself writes its text there, and the value after it follows")
+  func aMessageGivenTheEncoderWritesItsText() throws {
+    // A type that forwards its encoder to a message, so the message asks which encoder it
+    // was given (`JSONTextEncoder`), inside containers, with values after it.
+    struct Forwarding: Codable, Equatable {
+      var message: Message
+      init(_ message: Message) { self.message = message }
+      init(from decoder: any Decoder) throws { message = try Message(from: decoder) }
+      func encode(to encoder: any Encoder) throws { try message.encode(to: encoder) }
+    }
+    struct Holder: Codable, Equatable {
+      var list: [Forwarding]
+      var after: Forwarding
+      var last = 2
+    }
+    let holder = Holder(
+      list: [Forwarding(Message("a", ["n": 1])), Forwarding(Message("b"))],
+      after: Forwarding(Message("c", ["t": "x"])))
+    try expectSameJSON(holder)
+    #expect(
+      String(decoding: try CompactJSON.encode(holder), as: UTF8.self)
+        == #"{"list":[{"key":"a","args":{"n":1}},{"key":"b"}],"after":{"key":"c","args":{"t":"x"}},"last":2}"#
+    )
+  }
+
   @Test("A message's arguments are written in the order they were given")
   func messageArgumentsKeepTheirOrder() throws {
     let message = Message("number.range", ["low": 1, "high": 9, "a": "x", "count": 2])
