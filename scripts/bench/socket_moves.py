@@ -211,6 +211,20 @@ def players(url, count):
     return [run.post(url, "/api/players", '{"name":"Bench"}')[0] for _ in range(count)]
 
 
+def fresh_server(options):
+    """A round's server: started on a fresh database, warmed by a short HTTP move loop so that
+    the database is not empty, with `--connections` new players: process, URL, cookies."""
+    process, url, _ = run.start_server(options.binary, options.database_url)
+    try:
+        subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
+                        os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
+        return process, url, players(url, options.connections)
+    except BaseException:
+        process.terminate()
+        process.wait()
+        raise
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("binary")
@@ -231,11 +245,8 @@ def main():
     client = lean_client() if options.lean else None
     rows = []
     for round_ in range(options.rounds):
-        process, url, _ = run.start_server(options.binary, options.database_url)
+        process, url, cookies = fresh_server(options)
         try:
-            subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
-                            os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
-            cookies = players(url, options.connections)
             ping = run.wrk([(process, url)], options.connections, options.seconds, path="/ping")
             http = run.wrk([(process, url)], options.connections, options.seconds, "moves.lua",
                            database=False)
@@ -301,11 +312,8 @@ def interleaved_rounds(options):
     client = lean_client()
     rows = []
     for round_ in range(options.rounds):
-        process, url, _ = run.start_server(options.binary, options.database_url)
+        process, url, cookies = fresh_server(options)
         try:
-            subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
-                            os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
-            cookies = players(url, options.connections)
             row = interleaved(client, process, url, cookies, options.interleaved, options.seconds)
         finally:
             process.terminate()
