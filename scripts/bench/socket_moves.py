@@ -163,7 +163,8 @@ def lean_client():
 def lean_loop(client, servers, cookies, seconds):
     """The socket move loop played by the lean client on `servers` ((process, url) pairs;
     `cookies` holds one list of players for each), one client a server, for `seconds` after a
-    second's warm-up: moves a second, the servers' and the clients' CPU µs a move, errors."""
+    second's warm-up: moves a second, the moves and the servers' CPU seconds counted, the
+    servers' and the clients' CPU µs a move, errors."""
     clients = []
     for (process, url), players in zip(servers, cookies):
         host, port = url.split("//", 1)[1].split(":")
@@ -178,8 +179,10 @@ def lean_loop(client, servers, cookies, seconds):
     for client_process in clients:
         client_process.wait()
     moves = sum(count["moves"] for count in counts)
+    server_cpu = sum(count["server_cpu"] for count in counts)
     return {"rps": sum(count["moves"] / count["elapsed"] for count in counts),
-            "cpu_us": run.microseconds_each(sum(count["server_cpu"] for count in counts), moves),
+            "moves": moves, "cpu_seconds": server_cpu,
+            "cpu_us": run.microseconds_each(server_cpu, moves),
             "load_cpu_us": run.microseconds_each(sum(count["load_cpu"] for count in counts), moves),
             "errors": sum(count["errors"] for count in counts)}
 
@@ -197,9 +200,8 @@ def interleaved(client, process, url, cookies, slices, seconds):
             spent[key][1] += part["count"]
             errors += part["errors"]
         lean = lean_loop(client, [(process, url)], [cookies], seconds)
-        moves = lean["rps"] * seconds
-        spent["lean"][0] += lean["cpu_us"] * moves / 1e6
-        spent["lean"][1] += moves
+        spent["lean"][0] += lean["cpu_seconds"]
+        spent["lean"][1] += lean["moves"]
         errors += lean["errors"]
     result = {key: run.microseconds_each(cpu, count) for key, (cpu, count) in spent.items()}
     result["errors"] = errors
