@@ -17,7 +17,8 @@ struct Serve: AsyncParsableCommand {
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
       GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST, GUESSWORK_HTTPS=1, \
       GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE, \
-      GUESSWORK_PUBLIC_DIR and GUESSWORK_I18N_DIR (pages and catalogs from folders).
+      GUESSWORK_PUBLIC_DIR and GUESSWORK_I18N_DIR (pages and catalogs from folders); \
+      GUESSWORK_MALLOC=system keeps glibc's malloc where jemalloc is installed.
       With --https it serves HTTPS with a certificate it makes once for this machine's names and \
       addresses (kept in <data dir>/tls); a phone trusts it by installing the certificate \
       authority offered at /guesswork-ca.crt (README: "Playing on phones").
@@ -92,6 +93,7 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
+    Allocator.preferJemalloc()
     var configuration = ServerConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
     if let host { configuration.host = host }
     if let port { configuration.port = port }
@@ -136,6 +138,7 @@ struct Serve: AsyncParsableCommand {
       handler.logLevel = level
       return handler
     }
+    Logger(label: "guesswork").info("memory allocator: \(Allocator.current)")
     let app = try await buildApplication(configuration)
     // Each connection's task (a child of the server's task group) inherits this preference
     // (EventLoopTaskExecutor.swift); an unstructured task does not, and runs on the same
