@@ -44,7 +44,10 @@ enum Allocator {
       let sanitized = sanitizers.contains {
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), $0) != nil
       }
-      guard environment["GUESSWORK_MALLOC"]?.lowercased() != "system", !sanitized,
+      // A jemalloc already named in LD_PRELOAD that does not serve the process could not be
+      // loaded (the loader says why): running again would loop.
+      let named = (environment["LD_PRELOAD"] ?? "").contains("libjemalloc")
+      guard environment["GUESSWORK_MALLOC"]?.lowercased() != "system", !sanitized, !named,
         current != "jemalloc",
         let library = jemallocPaths.first(where: { FileManager.default.fileExists(atPath: $0) })
       else { return }

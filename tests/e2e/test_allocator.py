@@ -36,3 +36,11 @@ def test_glibc_malloc_when_the_operator_says_so():
     with Server(env={"GUESSWORK_MALLOC": "system", "LD_PRELOAD": ""}) as server:
         assert "libjemalloc" not in mapped_libraries(server)
         assert "memory allocator: glibc malloc" in server.read_log()
+
+
+def test_a_jemalloc_that_cannot_be_loaded_leaves_glibc_malloc_and_no_loop():
+    # Named in LD_PRELOAD but not there: the loader ignores it, and serve must not run itself
+    # again and again to load it.
+    with Server(env={"LD_PRELOAD": "/nonexistent/libjemalloc.so.2"}) as server:
+        assert "libjemalloc" not in mapped_libraries(server)
+        assert "memory allocator: glibc malloc" in server.read_log()
