@@ -11,7 +11,7 @@ import Foundation
 /// and the SQLite writer's thread, one event loop and the next), which glibc's per-thread caches
 /// serve poorly: glibc's malloc and free were 7% of a move's CPU, jemalloc is under 3%, and a
 /// move's CPU against a ping's went from 3.30 to 3.10 by POST, reads from 0.81 to 0.87 of the
-/// ceiling, for about 4 MB more memory (BENCHMARKS.md, 2026-11-28 (afternoon)).
+/// ceiling, for a little more memory at the top (BENCHMARKS.md, 2026-11-28 (afternoon)).
 ///
 /// A malloc can only be chosen before a process starts, and linking the library would tie each
 /// build to the machine it was built on (SwiftPM even keeps a manifest's answer after the
