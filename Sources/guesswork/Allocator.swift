@@ -26,11 +26,17 @@ enum Allocator {
 
   /// Which allocator serves this process, for the log.
   static var current: String {
+    // `mallctl` is jemalloc's own entry point: present only when jemalloc is loaded.
+    isLoaded("mallctl") ? "jemalloc" : "glibc malloc"
+  }
+
+  /// Whether a library loaded in this process defines `symbol`.
+  private static func isLoaded(_ symbol: String) -> Bool {
     #if canImport(Glibc)
-      // `mallctl` is jemalloc's own entry point: present only when jemalloc is loaded.
-      if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallctl") != nil { return "jemalloc" }
+      dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol) != nil  // RTLD_DEFAULT
+    #else
+      false
     #endif
-    return "glibc malloc"
   }
 
   /// Runs this command again with jemalloc preloaded, when it is installed, not serving this
@@ -40,15 +46,12 @@ enum Allocator {
     #if canImport(Glibc)
       // A sanitizer's runtime must come first among the libraries: a preloaded one would stop
       // the process at its start.
-      let sanitizers: [String] = ["__asan_init", "__tsan_init"]
-      let sanitized = sanitizers.contains {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), $0) != nil
-      }
+      let sanitized = ["__asan_init", "__tsan_init"].contains(where: isLoaded)
       // A jemalloc already named in LD_PRELOAD that does not serve the process could not be
       // loaded (the loader says why): running again would loop.
       let named = (environment["LD_PRELOAD"] ?? "").contains("libjemalloc")
       guard environment["GUESSWORK_MALLOC"]?.lowercased() != "system", !sanitized, !named,
-        current != "jemalloc",
+        !isLoaded("mallctl"),
         let library = jemallocPaths.first(where: { FileManager.default.fileExists(atPath: $0) })
       else { return }
       var preloaded = environment
