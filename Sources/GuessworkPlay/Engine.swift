@@ -427,9 +427,12 @@ public final class DecodedStates<G: Game>: Sendable {
   /// And at most this many bytes, as ``size`` counts them.
   public static var byteCapacity: Int { 16 << 20 }
 
-  private let states = LatestVersions<(json: String, game: G)>(
+  /// The game kept as `any Game`, so that the cache's type does not depend on `G`: the
+  /// engine's code is not specialized for each game, and a `LatestVersions` of `(String, G)`
+  /// asked the runtime for its types on every look-up and store there (perf, BENCHMARKS.md).
+  private let states = LatestVersions<DecodedState>(
     capacity: capacity, byteCapacity: byteCapacity,
-    weigh: { gameID, value in 64 + gameID.utf8.count + 2 * value.json.utf8.count })
+    weigh: { gameID, entry in 64 + gameID.utf8.count + 2 * entry.json.utf8.count })
 
   public init() {}
 
@@ -437,9 +440,26 @@ public final class DecodedStates<G: Game>: Sendable {
   public var size: CacheSize { states.size }
 
   public subscript(gameID: String, version: Int) -> (json: String, game: G)? {
-    get { states[gameID, version] }
-    set { states[gameID, version] = newValue }
+    get {
+      guard let entry = states[gameID, version], let game = entry.game as? G else { return nil }
+      return (entry.json, game)
+    }
+    set {
+      // Not `newValue.map`: generic code here, it asked the runtime for its types.
+      if let newValue {
+        states[gameID, version] = DecodedState(json: newValue.json, game: newValue.game)
+      } else {
+        states[gameID, version] = nil
+      }
+    }
   }
+}
+
+/// A game state kept decoded (``DecodedStates``), with the JSON it was decoded from. Not nested
+/// in the generic class, where it would be generic too.
+private struct DecodedState: Sendable {
+  var json: String
+  var game: any Game
 }
 
 /// Values decoded from JSON lately, by the JSON (bounded, ``RecentlyUsed``).

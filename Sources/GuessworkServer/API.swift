@@ -454,7 +454,7 @@ struct API: Sendable {
     return (record, engine)
   }
 
-  private func readGame(_ request: Request, id: String) async throws -> Response {
+  func readGame(_ request: Request, id: String) async throws -> Response {
     let (record, engine) = try await ownGame(request, id: id)
     if let body = readReplies[record.id, record.version] {
       return json(body: body)
@@ -501,7 +501,7 @@ struct API: Sendable {
       body: .init(byteBuffer: ByteBuffer(string: svg)))
   }
 
-  private func act(_ request: Request, id: String) async throws -> Response {
+  func act(_ request: Request, id: String) async throws -> Response {
     json(try await move(request, id: id) { PlainJSON.Document(try await body(of: request)) })
   }
 

@@ -40,12 +40,15 @@ public func buildApplication(
   let catalogs =
     try configuration.catalogDirectory.map { try Catalog.loadAll(from: URL(fileURLWithPath: $0)) }
     ?? Catalog.bundled
+  var metrics: MetricsMiddleware<GuessworkContext>?
   if configuration.metricsPort != nil {
     _ = MetricsEndpoint.registry  // set up before anything makes a metric
-    router.add(middleware: MetricsMiddleware())
+    metrics = MetricsMiddleware()
+    router.add(middleware: metrics!)
   }
-  router.add(
-    middleware: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
+  let edge = EdgeMiddleware<GuessworkContext>(
+    httpsOnly: configuration.behindHTTPS || configuration.tls != nil)
+  router.add(middleware: edge)
   let words = WordBank(
     store: store, datamuse: configuration.datamuse, logger: logger,
     now: { clock().milliseconds })
@@ -95,8 +98,21 @@ public func buildApplication(
   // Last, once every route is known.
   router.add(middleware: AllowedMethodsMiddleware(routes: router.routes, site: site))
   let onListening = configuration.onListening
+  // A game's read and its actions go to the API without the router's trie, inside the same
+  // middleware as the router's routes.
+  let responder = GameRoutesResponder(
+    api: api,
+    wrap: { [metrics] request, context, route in
+      guard let metrics else {
+        return try await edge.handle(request, context: context, next: route)
+      }
+      return try await metrics.handle(request, context: context) {
+        try await edge.handle($0, context: $1, next: route)
+      }
+    },
+    router: router.buildResponder())
   var app = Application(
-    router: router,
+    responder: responder,
     server: try serverBuilder(
       configuration.tls, requestDeadline: .seconds(Int64(configuration.requestDeadlineSeconds)),
       sockets: sockets, logger: logger),

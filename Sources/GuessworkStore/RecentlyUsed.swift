@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A map bounded to `capacity` entries, and to `byteCapacity` bytes as `weigh` counts them,
 /// that keeps the ones in use.
@@ -11,17 +11,21 @@ import Synchronization
 /// BENCHMARKS.md.) Bounded by bytes too, because entries differ: a hostile player's entries can
 /// be a thousand times the size of a usual one.
 ///
-/// A value type: the caller shares it under its own lock.
+/// A value type: the caller shares it under its own lock. Inlinable, with its
+/// ``LatestVersions``, so that the modules using it get it specialized for their keys and
+/// values: called generic across modules, a cache's look-up and store asked the runtime for
+/// the metadata of its entries' types on every call, 3 µs of a move's CPU (perf, BENCHMARKS.md).
 public struct RecentlyUsed<Key: Hashable, Value> {
   public let capacity: Int
   public let byteCapacity: Int
-  private let weigh: (@Sendable (Key, Value) -> Int)?
-  private var young: [Key: Value] = [:]
-  private var youngBytes = 0
-  private var old: [Key: Value] = [:]
+  @usableFromInline let weigh: (@Sendable (Key, Value) -> Int)?
+  @usableFromInline var young: [Key: Value] = [:]
+  @usableFromInline var youngBytes = 0
+  @usableFromInline var old: [Key: Value] = [:]
 
   /// `weigh`: an entry's approximate size in bytes (by default: none, so only `capacity`
   /// bounds it).
+  @inlinable
   public init(
     capacity: Int, byteCapacity: Int = .max,
     weigh: (@Sendable (Key, Value) -> Int)? = nil
@@ -33,6 +37,7 @@ public struct RecentlyUsed<Key: Hashable, Value> {
   }
 
   /// The entry for `key`, kept for longer since it was asked for; setting `nil` forgets it.
+  @inlinable
   public subscript(key: Key) -> Value? {
     mutating get {
       if let value = young[key] { return value }
@@ -61,7 +66,8 @@ public struct RecentlyUsed<Key: Hashable, Value> {
   /// How many entries are kept, and their size as `weigh` counts it.
   public var size: CacheSize { measure { key, value in weigh?(key, value) ?? 0 } }
 
-  private mutating func insert(_ value: Value, for key: Key) {
+  @inlinable
+  mutating func insert(_ value: Value, for key: Key) {
     let weight = weigh?(key, value) ?? 0
     if let replaced = young[key] {
       youngBytes -= weigh?(key, replaced) ?? 0
@@ -85,8 +91,9 @@ extension RecentlyUsed: Sendable where Key: Sendable, Value: Sendable {}
 /// and remember the new one (perf). At most `capacity` games and about `byteCapacity` bytes as
 /// `weigh` counts them, the ones in use kept (``RecentlyUsed``).
 public final class LatestVersions<Value: Sendable>: Sendable {
-  private let entries: Mutex<RecentlyUsed<String, (version: Int, value: Value)>>
+  @usableFromInline let entries: Mutex<RecentlyUsed<String, (version: Int, value: Value)>>
 
+  @inlinable
   public init(
     capacity: Int, byteCapacity: Int, weigh: @escaping @Sendable (String, Value) -> Int
   ) {
@@ -98,6 +105,7 @@ public final class LatestVersions<Value: Sendable>: Sendable {
 
   /// The value kept for version `version` of game `gameID`, if that is the version kept;
   /// setting one replaces whatever the game had, setting `nil` forgets it.
+  @inlinable
   public subscript(gameID: String, version: Int) -> Value? {
     get {
       guard let kept = entries.withLock({ $0[gameID] }), kept.version == version else {
