@@ -40,15 +40,14 @@ public func buildApplication(
   let catalogs =
     try configuration.catalogDirectory.map { try Catalog.loadAll(from: URL(fileURLWithPath: $0)) }
     ?? Catalog.bundled
-  var metrics: MetricsMiddleware<GuessworkContext>?
   if configuration.metricsPort != nil {
     _ = MetricsEndpoint.registry  // set up before anything makes a metric
-    metrics = MetricsMiddleware()
-    router.add(middleware: metrics!)
   }
-  let edge = EdgeMiddleware<GuessworkContext>(
-    httpsOnly: configuration.behindHTTPS || configuration.tls != nil)
-  router.add(middleware: edge)
+  // Before every route: the router applies a middleware to the routes added after it.
+  let routeMiddleware = RouteMiddleware<GuessworkContext>(
+    metrics: configuration.metricsPort != nil ? MetricsMiddleware() : nil,
+    edge: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
+  router.add(middleware: routeMiddleware)
   let words = WordBank(
     store: store, datamuse: configuration.datamuse, logger: logger,
     now: { clock().milliseconds })
@@ -101,16 +100,7 @@ public func buildApplication(
   // A game's read and its actions go to the API without the router's trie, inside the same
   // middleware as the router's routes.
   let responder = GameRoutesResponder(
-    api: api,
-    wrap: { [metrics] request, context, route in
-      guard let metrics else {
-        return try await edge.handle(request, context: context, next: route)
-      }
-      return try await metrics.handle(request, context: context) {
-        try await edge.handle($0, context: $1, next: route)
-      }
-    },
-    router: router.buildResponder())
+    api: api, middleware: routeMiddleware, router: router.buildResponder())
   var app = Application(
     responder: responder,
     server: try serverBuilder(

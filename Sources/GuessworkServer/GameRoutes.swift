@@ -10,14 +10,12 @@ import Hummingbird
 ///
 /// Only those exact shapes are taken; any other request goes to the router, which still has
 /// both routes (for `HEAD`, for the `405` of another method, for the API document). The
-/// router's middleware for its routes (`wrap`: the metrics' and ``EdgeMiddleware``) wraps
-/// these two as well, and the route is named for the metrics as the router would name it.
+/// router's routes run inside ``RouteMiddleware``, and so do these two, with the route named
+/// for the metrics as the router would name it.
 struct GameRoutesResponder<Context: RequestContext>: HTTPResponder {
   let api: API
-  /// What the router's routes run inside (its middleware, in the order they were added).
-  let wrap:
-    @Sendable (Request, Context, (Request, Context) async throws -> Response)
-      async throws -> Response
+  /// The middleware the router's routes run inside: the same value, added to the router.
+  let middleware: RouteMiddleware<Context>
   let router: any HTTPResponder<Context>
 
   func respond(to request: Request, context: Context) async throws -> Response {
@@ -25,11 +23,28 @@ struct GameRoutesResponder<Context: RequestContext>: HTTPResponder {
       return try await router.respond(to: request, context: context)
     }
     context.coreContext.endpointPath.value = route.path
-    return try await wrap(request, context) { request, _ in
+    return try await middleware.handle(request, context: context) { request, _ in
       switch route {
       case .read(let id): try await api.readGame(request, id: id)
       case .act(let id): try await api.act(request, id: id)
       }
+    }
+  }
+}
+
+/// What every route runs inside, in this order: the metrics' (when they are on), then
+/// ``EdgeMiddleware``. One value serves the router, which adds it to each of its routes, and
+/// ``GameRoutesResponder``, whose two routes skip the router: both run the same chain.
+struct RouteMiddleware<Context: RequestContext>: RouterMiddleware {
+  let metrics: MetricsMiddleware<Context>?
+  let edge: EdgeMiddleware<Context>
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard let metrics else { return try await edge.handle(request, context: context, next: next) }
+    return try await metrics.handle(request, context: context) {
+      try await edge.handle($0, context: $1, next: next)
     }
   }
 }
