@@ -45,7 +45,7 @@ public func buildApplication(
   }
   // Before every route: the router applies a middleware to the routes added after it.
   let routeMiddleware = RouteMiddleware<GuessworkContext>(
-    metrics: configuration.metricsPort != nil ? MetricsMiddleware() : nil,
+    metrics: configuration.metricsPort != nil ? RequestMetricsMiddleware() : nil,
     edge: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
   router.add(middleware: routeMiddleware)
   let words = WordBank(

@@ -36,7 +36,7 @@ struct GameRoutesResponder<Context: RequestContext>: HTTPResponder {
 /// ``EdgeMiddleware``. One value serves the router, which adds it to each of its routes, and
 /// ``GameRoutesResponder``, whose two routes skip the router: both run the same chain.
 struct RouteMiddleware<Context: RequestContext>: RouterMiddleware {
-  let metrics: MetricsMiddleware<Context>?
+  let metrics: RequestMetricsMiddleware<Context>?
   let edge: EdgeMiddleware<Context>
 
   func handle(
