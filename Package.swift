@@ -161,6 +161,7 @@ let package = Package(
         "GuessworkServer", "GuessworkCore", "GuessworkStore", "GuessworkPlay", "GuessworkContent",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
