@@ -117,7 +117,7 @@ enum MetricsEndpoint {
 /// To know when a body is written, Hummingbird's wraps every body in a closure, and a body so
 /// wrapped is written as the head, then the body, each sent on its own: two `write` calls and
 /// two TCP segments an answer, where a body of one buffer goes out with its head in one
-/// (`scripts/bench/counts.py`: 1.77 writes a ping with it, 0.89 with this; BENCHMARKS.md,
+/// (`scripts/bench/counts.py`: 1.77 writes a ping with it, 0.90 with this; BENCHMARKS.md,
 /// 2026-11-28 night). Every answer here is a buffer made before it is returned, so its time is
 /// taken at the return; only the writing of it is left out.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
