@@ -19,7 +19,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
@@ -56,22 +55,9 @@ def remove_probes(events):
 
 def start_server(binary):
     """A fresh server as run.py starts it, with its metrics on a port of their own."""
-    data_dir = tempfile.mkdtemp(prefix="guesswork-counts-")
-    port, metrics_port = run.free_port(), run.free_port()
-    env = dict(os.environ, GUESSWORK_DATAMUSE="off", GUESSWORK_RATE_LIMITS="off")
-    process = subprocess.Popen(
-        [binary, "serve", "--port", str(port), "--data-dir", data_dir, "--log-level", "error",
-         "--metrics-port", str(metrics_port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(1000):
-        try:
-            with urllib.request.urlopen(url + "/ping", timeout=1):
-                break
-        except OSError:
-            if process.poll() is not None:
-                sys.exit("the server did not start")
-            time.sleep(0.01)
+    metrics_port = run.free_port()
+    process, url, _ = run.start_server(binary, None,
+                                       extra_args=["--metrics-port", str(metrics_port)])
     return process, url, f"http://127.0.0.1:{metrics_port}/metrics"
 
 

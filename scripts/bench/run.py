@@ -37,10 +37,12 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_server(binary, database_url, log_level="error"):
+def start_server(binary, database_url, log_level="error", extra_args=()):
+    """A fresh server on loopback, with `extra_args` after its own; (process, url, start time)."""
     data_dir = tempfile.mkdtemp(prefix="guesswork-bench-")
     port = free_port()
-    args = [binary, "serve", "--port", str(port), "--data-dir", data_dir, "--log-level", log_level]
+    args = [binary, "serve", "--port", str(port), "--data-dir", data_dir, "--log-level", log_level,
+            *extra_args]
     if database_url:
         args += ["--database-url", database_url]
     # The benchmarks measure what the server can do: no rate limits (a person never meets them).
