@@ -169,6 +169,13 @@ def parse_wrk(wrk_process):
     unexpected = re.search(r"UNEXPECTED (.*)", out)
     if unexpected:
         result["unexpected"] = unexpected.group(1).split()
+    # Any other loop's own unit (starts.lua): counted like the move loop's actions.
+    counted = re.search(r"COUNTED made=(\d+) errors=(\d+) per_s=([\d.]+)", out)
+    if counted:
+        result["rps"] = float(counted.group(3))
+        result["actions"] = int(counted.group(1))
+        result["games"] = 0
+        result["errors"] += max(0, int(counted.group(2)) - non2xx)
     moves = re.search(r"MOVES actions=(\d+) games=(\d+) errors=(\d+) actions_per_s=([\d.]+)", out)
     if moves:
         result["rps"] = float(moves.group(4))
