@@ -147,6 +147,8 @@ let package = Package(
       dependencies: [
         "GuessworkStore", "GuessworkCore",
         .product(name: "PostgresNIO", package: "postgres-nio"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strict
     ),

@@ -121,6 +121,8 @@ struct SQLiteFailure: Error, CustomStringConvertible {
   var code: Int32
   var message: String
   var description: String { "SQLite error \(code): \(message)" }
+  /// Another connection held the lock asked for (the primary code, whatever the extended one).
+  var isBusy: Bool { code & 0xff == SQLITE_BUSY }
 
   init(code: Int32, message: String) {
     self.code = code

@@ -6,17 +6,27 @@ import NIOCore
 import NIOPosix
 import VaporCSQLite
 
-/// The hot path of SQLite: every new game and every move, written by one thread that owns its
-/// own connection and its prepared statements, and that commits the writes waiting at that
-/// moment in one transaction (each in a savepoint, so one failing write fails alone).
+/// The hot path of SQLite: every new game and every move, written through one connection of
+/// its own with its prepared statements, which commits the writes waiting at that moment in one
+/// transaction (each in a savepoint, so one failing write fails alone).
 ///
 /// Why not SQLKit, as everywhere else: through SQLiteNIO every statement of a move is a round
 /// trip from an event loop to a thread-pool thread and back, and under load the event loops
 /// are busy answering HTTP, so a move waited for eight such hops while holding SQLite's only
 /// write lock (about 1 ms: the move loop reached 3% of the HTTP ceiling). Here a whole batch
-/// runs in one call on a thread that does nothing else. BENCHMARKS.md has the figures. The
-/// statements are the same as the SQLKit ones PostgreSQL runs, and the store contract tests
-/// run both.
+/// runs in one call. BENCHMARKS.md has the figures. The statements are the same as the SQLKit
+/// ones PostgreSQL runs, and the store contract tests run both.
+///
+/// Where a batch runs: one drainer at a time (``WriteQueue``). A write asked for on an event
+/// loop, finding no batch under way, has its batch committed on that loop, as a task queued
+/// behind the loop's other work of the moment (the requests it is reading bring their writes to
+/// the same batch): no other thread is woken, and the askers on that loop are answered in
+/// place. That commit only tries SQLite's write lock. The pool's connections (new players,
+/// rooms, the daily set) hold the lock across hops to an event loop, and a commit waiting for it
+/// on that loop would wait for itself; so when the lock is held, and for the checkpoints, which
+/// wait for the disk, the batch goes to the writer's own thread, which waits. Writes asked for
+/// anywhere else go to that thread too. (Committing each write at once where it was asked, the
+/// try before, made batches of one and cost more: BENCHMARKS.md, 2026-11-28.)
 ///
 /// Live games created here are also kept in memory (``cachedGame(id:)``), updated in the same
 /// order as the commits, so reading a game needs no query. Every write is still committed
@@ -36,9 +46,10 @@ final class SQLiteWriter: Sendable {
   /// One batch at a time: SQLite has one writer.
   private let queue = NIOLockedValueBox(WriteQueue<Pending>(drainers: 1))
   private let games = NIOLockedValueBox(RecentlyUsed<String, GameRecord>.liveGames())
+  /// The thread for batches that wait: for SQLite's write lock, for a checkpoint.
   private let thread = NIOThreadPool(numberOfThreads: 1)
   private let batchSizes = WriteJob.batchSizes(database: "sqlite")
-  /// Touched only on `thread`.
+  /// Touched only by the queue's one drainer, on an event loop or on `thread`.
   private let connection: SQLiteWriterConnection
 
   init(path: String) throws {
@@ -51,8 +62,50 @@ final class SQLiteWriter: Sendable {
   func perform(_ job: WriteJob) async throws -> Bool {
     try await withCheckedThrowingContinuation { done in
       let start = queue.withLockedValue { $0.add(Pending(job: job, asker: Asker(done))) }
-      if start { thread.submit { _ in self.drain() } }
+      guard start else { return }
+      if let loop = MultiThreadedEventLoopGroup.currentEventLoop {
+        loop.execute { self.drain(on: loop) }
+      } else {
+        thread.submit { _ in self.drain() }
+      }
     }
+  }
+
+  /// Commits the writes waiting now, on `loop`, if SQLite's write lock is free; then goes on
+  /// there while more come, hands over to `thread` when a checkpoint is due, or stops.
+  private func drain(on loop: any EventLoop) {
+    let batch = queue.withLockedValue { $0.take() }
+    if batch.isEmpty { return }
+    guard let results = connection.commitIfUnlocked(batch.map(\.job)) else {
+      thread.submit { _ in self.drain(first: batch) }
+      return
+    }
+    answer(batch, results)
+    if connection.checkpointIsDue {
+      thread.submit { _ in self.drain() }
+    } else if !queue.withLockedValue({ $0.releaseIfIdle() }) {
+      loop.execute { self.drain(on: loop) }
+    }
+  }
+
+  /// Commits batches until nobody is waiting, `first` (already taken) first, copying the log
+  /// back into the database whenever it is due. Runs on `thread`.
+  private func drain(first: [Pending] = []) {
+    var batch = first
+    while true {
+      connection.checkpointIfDue()
+      if batch.isEmpty { batch = queue.withLockedValue { $0.take() } }
+      if batch.isEmpty { return }
+      answer(batch, connection.commit(batch.map(\.job)))
+      batch = []
+    }
+  }
+
+  /// Brings the live games up to date with a committed batch, then answers its askers.
+  private func answer(_ batch: [Pending], _ results: [Result<Bool, any Error>]) {
+    batchSizes.record(batch.count)
+    games.withLockedValue { $0.remember(zip(batch.lazy.map(\.job), results)) }
+    Asker.answer(zip(batch.lazy.map(\.asker), results))
   }
 
   /// The live game `id` as last committed, when this process created it.
@@ -64,28 +117,21 @@ final class SQLiteWriter: Sendable {
     games.withLockedValue { $0.size }
   }
 
+  /// Waits for the batch under way, if any, then closes the connection: writes asked for
+  /// afterwards fail.
   func close() async throws {
+    while !queue.withLockedValue({ $0.claimIfIdle() }) {
+      try await Task.sleep(for: .milliseconds(1))
+    }
     try await thread.shutdownGracefully()
     connection.close()
-  }
-
-  /// Commits batches until nobody is waiting. Runs on `thread`.
-  private func drain() {
-    while true {
-      let batch = queue.withLockedValue { $0.take() }
-      if batch.isEmpty { return }
-      batchSizes.record(batch.count)
-      let results = connection.commit(batch.map(\.job))
-      games.withLockedValue { $0.remember(zip(batch.lazy.map(\.job), results)) }
-      Asker.answer(zip(batch.lazy.map(\.asker), results))
-      // Only once everyone in the batch has their answer: a checkpoint waits for the disk.
-      connection.checkpointIfDue()
-    }
+    _ = queue.withLockedValue { $0.releaseIfIdle() }
   }
 }
 
 /// One `sqlite3` connection and its prepared statements. Not thread-safe: only the writer's
-/// thread touches it.
+/// one drainer at a time touches it (on an event loop or the writer's thread, handed from one
+/// to the other under the queue's lock).
 final class SQLiteWriterConnection: @unchecked Sendable {
   private var handle: OpaquePointer?
   /// Prepared statements, in the order of ``SQLiteWriterStatement/allCases`` (an array, not a
@@ -98,6 +144,8 @@ final class SQLiteWriterConnection: @unchecked Sendable {
   /// but the moves that wait for a checkpoint wait longer: the move loop's p99 went from 15-17
   /// to 32-34 ms (BENCHMARKS.md, 2026-11-28).
   static let checkpointPages = 1000
+  /// How long a commit that may wait does wait for another connection's write lock.
+  static let busyTimeoutMs: Int32 = 5000
 
   init(path: String) throws {
     // As for the pool's connections: wait for other writers rather than fail, commit in WAL
@@ -107,7 +155,8 @@ final class SQLiteWriterConnection: @unchecked Sendable {
     // (walframes.c): the frames' headers, held back until their pages, are written out after
     // each commit if any is still held.
     handle = try openSQLite(
-      path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, busyTimeoutMs: 5000,
+      path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+      busyTimeoutMs: Self.busyTimeoutMs,
       vfs: guesswork_sqlite3_wal_frames_vfs())
     // SQLite would copy the log back into the database inside the commit that fills it, and
     // that checkpoint waits for the disk twice (up to 80 ms measured here) before the commit
@@ -146,10 +195,13 @@ final class SQLiteWriterConnection: @unchecked Sendable {
     handle = nil
   }
 
+  /// Whether the log has grown past ``checkpointPages``.
+  var checkpointIsDue: Bool { walPages >= Self.checkpointPages }
+
   /// Copies the log back into the database when it has grown past ``checkpointPages``,
   /// without waiting for readers (a passive checkpoint; what it leaves is copied next time).
   func checkpointIfDue() {
-    guard walPages >= Self.checkpointPages else { return }
+    guard checkpointIsDue else { return }
     walPages = 0
     sqlite_nio_sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
   }
@@ -163,17 +215,47 @@ final class SQLiteWriterConnection: @unchecked Sendable {
   /// around each job: the jobs before it find the database as they did the first time, so
   /// each job is answered as if it had been run in its savepoint from the start.
   func commit(_ jobs: [WriteJob]) -> [Result<Bool, any Error>] {
-    if let results = transaction(jobs, inSavepoints: false) { return results }
-    return transaction(jobs, inSavepoints: true) ?? []
+    // Waiting for the lock, every outcome has results.
+    attempt(jobs, waitingForLock: true) ?? []
   }
 
-  /// One transaction of `jobs`; `nil` when a job failed and `inSavepoints` is `false` (the
-  /// transaction is then rolled back).
-  private func transaction(_ jobs: [WriteJob], inSavepoints: Bool) -> [Result<Bool, any Error>]? {
+  /// ``commit(_:)``, unless another connection holds SQLite's write lock: then `nil`, and
+  /// nothing was run. Never waits for the lock.
+  func commitIfUnlocked(_ jobs: [WriteJob]) -> [Result<Bool, any Error>]? {
+    attempt(jobs, waitingForLock: false)
+  }
+
+  private enum Outcome {
+    case done([Result<Bool, any Error>])
+    /// A job failed outside a savepoint: the transaction was rolled back.
+    case jobFailed
+    /// Another connection holds the write lock, and the caller would not wait for it.
+    case busy
+  }
+
+  /// The jobs' results; `nil` only when the lock was busy and not waited for.
+  private func attempt(_ jobs: [WriteJob], waitingForLock: Bool) -> [Result<Bool, any Error>]? {
+    for inSavepoints in [false, true] {
+      switch transaction(jobs, inSavepoints: inSavepoints, waitingForLock: waitingForLock) {
+      case .done(let results): return results
+      case .busy: return nil
+      case .jobFailed: continue
+      }
+    }
+    // In savepoints a failing job fails alone: the second try always ends above.
+    return []
+  }
+
+  /// One transaction of `jobs`.
+  private func transaction(
+    _ jobs: [WriteJob], inSavepoints: Bool, waitingForLock: Bool
+  ) -> Outcome {
     do {
-      try run(.begin)
+      try begin(waitingForLock: waitingForLock)
+    } catch let failure as SQLiteFailure where !waitingForLock && failure.isBusy {
+      return .busy
     } catch {
-      return jobs.map { _ in .failure(error) }
+      return .done(jobs.map { _ in .failure(error) })
     }
     var results: [Result<Bool, any Error>] = []
     results.reserveCapacity(jobs.count)
@@ -183,7 +265,7 @@ final class SQLiteWriterConnection: @unchecked Sendable {
           results.append(.success(try perform(job)))
         } catch {
           try? run(.rollback)
-          return nil
+          return .jobFailed
         }
         continue
       }
@@ -202,7 +284,7 @@ final class SQLiteWriterConnection: @unchecked Sendable {
       try run(.commit)
     } catch {
       try? run(.rollback)
-      return jobs.map { _ in .failure(error) }
+      return .done(jobs.map { _ in .failure(error) })
     }
     // A committed frame is whole in the log before anyone is answered. Should that last write
     // fail (the disk's error), the transaction is in the database but not known to be whole
@@ -210,9 +292,18 @@ final class SQLiteWriterConnection: @unchecked Sendable {
     let flushed = guesswork_sqlite3_wal_flush(handle)
     guard flushed == SQLITE_OK else {
       let error = SQLiteFailure(flushed, handle)
-      return jobs.map { _ in .failure(error) }
+      return .done(jobs.map { _ in .failure(error) })
     }
-    return results
+    return .done(results)
+  }
+
+  /// `BEGIN IMMEDIATE`: takes SQLite's write lock, waiting up to the busy timeout for another
+  /// connection to let it go, or not at all.
+  private func begin(waitingForLock: Bool) throws {
+    guard !waitingForLock, let handle else { return try run(.begin) }
+    sqlite_nio_sqlite3_busy_timeout(handle, 0)
+    defer { sqlite_nio_sqlite3_busy_timeout(handle, Self.busyTimeoutMs) }
+    try run(.begin)
   }
 
   /// Whether the log's VFS holds a frame header not yet written (`nil`: the log does not use

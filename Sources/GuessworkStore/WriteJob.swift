@@ -42,6 +42,22 @@ struct WriteQueue<Waiting: Sendable>: Sendable {
     return true
   }
 
+  /// For a drainer between batches: stops it (`true`) when no write is waiting, and otherwise
+  /// keeps it counted, for the caller to go on draining.
+  mutating func releaseIfIdle() -> Bool {
+    guard waiting.isEmpty else { return false }
+    draining -= 1
+    return true
+  }
+
+  /// Counts the caller as a drainer (`true`) when none is running and no write waits: nothing
+  /// else drains until it releases.
+  mutating func claimIfIdle() -> Bool {
+    guard waiting.isEmpty, draining < drainers else { return false }
+    draining += 1
+    return true
+  }
+
   /// Every write waiting now. Empty when there is none left: the drainer that asked then
   /// stops, and is no longer counted.
   mutating func take() -> [Waiting] {

@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOPosix
 import SQLKit
 import Testing
 
@@ -120,5 +122,104 @@ struct SQLiteWriterTests {
       #expect(try await recovered.actions(gameID: game.id).count == 6)
     }
     try await recovered.close()
+  }
+
+  @Test(
+    "A move asked for on an event loop while a pool transaction holds SQLite's write lock is handed to the writer's thread and committed once the lock is let go"
+  )
+  func aHeldLockSendsTheBatchToTheThread() async throws {
+    let (_, _, store) = try await Self.newDatabase()
+    let player = try await newPlayer(store)
+    for (round, loop) in MultiThreadedEventLoopGroup.singleton.makeIterator().enumerated() {
+      let game = try await newGame(store, player: player)
+      let category = "held \(round)"
+      let (began, hasBegun) = AsyncStream<Void>.makeStream()
+      // As a new player's or a room's transaction: the lock is taken, held a while, let go.
+      let holder = Task {
+        try await store.writing { db in
+          try await db.transaction {
+            try await db.raw(
+              "INSERT INTO word_refreshes (category, attempted_at) VALUES (\(bind: category), 1)"
+            ).run()
+            hasBegun.yield()
+            try await Task.sleep(for: .milliseconds(100))
+            try await db.raw(
+              "UPDATE word_refreshes SET attempted_at = 2 WHERE category = \(bind: category)"
+            ).run()
+          }
+        }
+      }
+      for await _ in began { break }
+      let moved = try await withTaskExecutorPreference(OnEventLoop(loop)) {
+        try await store.saveMove(
+          Move(gameID: game.id, version: 1, state: "moved", at: 2, action: "a"),
+          expectedVersion: 0)
+      }
+      try await holder.value
+      #expect(moved)
+      #expect(try await store.game(id: game.id)?.state == "moved")
+      let held = try await store.session { db in
+        try await db.raw(
+          "SELECT attempted_at FROM word_refreshes WHERE category = \(bind: category)"
+        ).all().map { try $0.decode(column: "attempted_at", as: Int.self) }
+      }
+      #expect(held == [2])
+    }
+    try await store.close()
+  }
+
+  @Test(
+    "Moves asked for at once on every event loop are committed and answered each as if alone: every game at its last version, every stale move refused"
+  )
+  func movesOnTheLoops() async throws {
+    let (_, _, store) = try await Self.newDatabase()
+    let player = try await newPlayer(store)
+    let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator())
+    var games: [GameRecord] = []
+    for _ in 0..<24 { games.append(try await newGame(store, player: player)) }
+    // Each game is moved to 1...8 from one loop, and each of those moves is sent twice: the
+    // second of each pair finds its game moved already.
+    let answers = try await withThrowingTaskGroup(of: [Bool].self) { group in
+      for (index, game) in games.enumerated() {
+        group.addTask(executorPreference: OnEventLoop(loops[index % loops.count])) {
+          var answers: [Bool] = []
+          for version in 1...8 {
+            for _ in 0..<2 {
+              let move = Move(
+                gameID: game.id, version: version, state: "state \(version)",
+                at: Int64(version), action: "action \(version)")
+              answers.append(try await store.saveMove(move, expectedVersion: version - 1))
+            }
+          }
+          return answers
+        }
+      }
+      return try await group.reduce(into: [[Bool]]()) { $0.append($1) }
+    }
+    #expect(answers.count == games.count)
+    for answer in answers {
+      #expect(answer == (1...8).flatMap { _ in [true, false] })
+    }
+    for game in games {
+      #expect(try await store.game(id: game.id)?.version == 8)
+      #expect(
+        try await store.actions(gameID: game.id).map(\.action) == (1...8).map { "action \($0)" })
+    }
+    try await store.close()
+  }
+}
+
+/// Runs a task's jobs on one event loop, as the server runs its requests' tasks (its
+/// `EventLoopTaskExecutor`): the store then sees its calls come from that loop.
+final class OnEventLoop: TaskExecutor {
+  let loop: any EventLoop
+
+  init(_ loop: any EventLoop) {
+    self.loop = loop
+  }
+
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLKit
 import Testing
 
@@ -693,8 +694,11 @@ struct StoreContractTests {
 struct SQLiteLogTests {
   /// The writer copies the log back into the database itself (SQLite's automatic checkpoint
   /// is replaced so that it runs after a batch is answered, not inside its commit): the log
-  /// must still stop growing, and what went through it must all be in the database.
-  @Test func theLogIsCopiedBackAndStaysBounded() async throws {
+  /// must still stop growing, and what went through it must all be in the database, whether the
+  /// writes come from an event loop (their batches committed there, the checkpoints handed to
+  /// the writer's thread) or not.
+  @Test(arguments: [false, true])
+  func theLogIsCopiedBackAndStaysBounded(fromALoop: Bool) async throws {
     let location = Backend.sqlite.newLocation()
     guard case .sqlite(let path) = location else { return }
     let store = try await SQLStore.open(location, logger: Backend.logger)
@@ -709,7 +713,15 @@ struct SQLiteLogTests {
       let game = GameRecord(
         id: UUID().uuidString, playerID: player.id, kind: "number", settings: "{}",
         seed: UInt64(round), state: #"{"pad":"\#(state)"}"#, createdAt: 2_000)
-      try await store.insertGame(game)
+      if fromALoop {
+        try await withTaskExecutorPreference(
+          OnEventLoop(MultiThreadedEventLoopGroup.singleton.next())
+        ) {
+          try await store.insertGame(game)
+        }
+      } else {
+        try await store.insertGame(game)
+      }
       ids.append(game.id)
     }
     // Measured before closing: the last connection to close removes the log.
