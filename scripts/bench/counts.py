@@ -16,6 +16,7 @@ Debian's linux-perf.
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -43,7 +44,9 @@ def add_probes(binary):
                                capture_output=True, text=True)
         if added.returncode and "already exists" not in added.stderr:
             sys.exit(f"perf probe {symbol}: {added.stderr.strip()}")
-        group = "probe_" + os.path.basename(path).split(".")[0].replace("-", "_")
+        # perf names the group after the file, up to its first character that is not a letter,
+        # a digit or an underscore ("gw-final" gives probe_gw).
+        group = "probe_" + re.match(r"\w*", os.path.basename(path)).group()
         events.append((f"{group}:{symbol}", label))
     return events
 
