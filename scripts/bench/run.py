@@ -87,8 +87,10 @@ def cpu_seconds(pid):
 
 
 def pool_cpu_seconds(pid):
-    """The CPU time so far of the process's NIO thread pool (threads named TP-#n), where the
-    SQLite writer runs: nearly all the rest of a server's time is its event loops'."""
+    """The CPU time so far of the process's NIO thread pool (threads named TP-#n): the SQLite
+    writer's own thread, which runs its checkpoints and the batches that wait for SQLite's lock
+    (the others are committed on the event loops since 2026-11-28, late night); nearly all the
+    rest of a server's time is its event loops'."""
     total = 0.0
     for thread in os.listdir(f"/proc/{pid}/task"):
         try:
@@ -371,7 +373,8 @@ def main():
           f"over the play socket: {cpu['sockets'] / cpu['ceiling']:.2f} "
           f"({cpu['lean'] / cpu['ceiling']:.2f} with the lean client); "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
-    print("of the server's, its thread pool's (where the SQLite writer runs): " + "; ".join(
+    print("of the server's, its thread pool's (the SQLite writer's thread: checkpoints, batches "
+          "that wait for the lock): " + "; ".join(
         f"{median_of(results[key], 'pool_cpu_us'):.1f} µs {unit}"
         for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
     print("the load client's CPU (wrk's; the socket loop's, Python's, then the lean client's): " + "; ".join(
