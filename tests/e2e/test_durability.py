@@ -17,12 +17,6 @@ from support.server import Client, Server, binary, free_port, psql
 POSTGRES_URL = os.environ.get("GUESSWORK_TEST_POSTGRES_URL")
 
 
-def halve(client, game):
-    """One guess in the middle of the known range, as a halving player would."""
-    view = game["view"]
-    return client.act(game, {"type": "guess", "number": (view["knownLow"] + view["knownHigh"]) // 2})
-
-
 def stats_for(client, kind):
     status, _, stats = client.get("/api/me/stats")
     assert status == 200
@@ -39,8 +33,8 @@ def test_a_game_started_on_one_instance_finishes_on_another():
         player = Client(a.url)
         player.join("Two Servers")
         game = player.start_game("number", {"attempts": 7})
-        game = halve(player, game)
-        game = halve(player, game)
+        game = player.halve(game)
+        game = player.halve(game)
         # The same browser (same cookie) now reaches the other instance.
         player.base_url = b.url
         status, _, resumed = player.get(f"/api/games/{game['id']}")
@@ -49,7 +43,7 @@ def test_a_game_started_on_one_instance_finishes_on_another():
         assert resumed["view"] == game["view"]
         game = resumed
         while not game["isOver"]:
-            game = halve(player, game)
+            game = player.halve(game)
         assert game["view"]["phase"] == "won"
         for url in (a.url, b.url):
             player.base_url = url
@@ -112,7 +106,7 @@ def test_a_server_holds_its_postgres_connections_and_makes_them_again_when_dropp
         player = Client(server.url)
         player.join("Dropped")
         game = player.start_game("number", {"attempts": 7})
-        game = halve(player, game)
+        game = player.halve(game)
         status, _, read = player.get(f"/api/games/{game['id']}")
         assert status == 200 and read["version"] == game["version"] == 1
         assert wait_for(lambda: len(postgres_sockets(server.process.pid)) >= 4)
@@ -125,8 +119,8 @@ def test_nothing_acknowledged_is_lost_when_the_server_is_killed():
     player = Client(server.url)
     player.join("Survivor")
     game = player.start_game("number", {"attempts": 7})
-    game = halve(player, game)
-    game = halve(player, game)
+    game = player.halve(game)
+    game = player.halve(game)
     acknowledged = game
     server.kill()
 
@@ -138,7 +132,7 @@ def test_nothing_acknowledged_is_lost_when_the_server_is_killed():
         assert resumed["view"] == acknowledged["view"]
         game = resumed
         while not game["isOver"]:
-            game = halve(player, game)
+            game = player.halve(game)
         assert stats_for(player, "number")["played"] == 1
     finally:
         server.stop()

@@ -9,7 +9,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from support.server import Client, Server
+from support.server import Client, Server, halving_guess
 
 POSTGRES_URL = os.environ.get("GUESSWORK_TEST_POSTGRES_URL")
 pytestmark = pytest.mark.filterwarnings("ignore:connect\\(\\) must be used:DeprecationWarning")
@@ -32,16 +32,12 @@ def ask(ws, message):
     return json.loads(ws.recv(timeout=10))
 
 
-def halve(view):
-    return {"type": "guess", "number": (view["knownLow"] + view["knownHigh"]) // 2}
-
-
 def play_to_the_end(ws, game, ref=1):
     """Plays a Number game by halving over `ws`; the replies, in order."""
     replies = []
     while not game["isOver"]:
         answer = ask(ws, {"ref": ref, "game": game["id"], "version": game["version"],
-                          "action": halve(game["view"])})
+                          "action": halving_guess(game["view"])})
         assert answer["ref"] == ref and answer["status"] == 200, answer
         game = answer["reply"]
         replies.append(game)
@@ -71,11 +67,11 @@ def test_a_game_played_over_the_socket_is_the_game_played_over_post(tmp_path, da
         # another is started, so that the POST has a game in play to move.)
         for ref in range(50, 60):
             second = ana.start_game("number", {"attempts": 12})
-            first = ask(ws, {"ref": ref, "game": second["id"], "version": 0, "action": halve(second["view"])})
+            first = ask(ws, {"ref": ref, "game": second["id"], "version": 0, "action": halving_guess(second["view"])})
             assert first["status"] == 200 and first["reply"]["version"] == 1
             if not first["reply"]["isOver"]:
                 break
-        after = ana.act(first["reply"], halve(first["reply"]["view"]))
+        after = ana.act(first["reply"], halving_guess(first["reply"]["view"]))
         assert after["version"] == 2
         ws.close()
     # Every answered move was stored: a new process reads the same games.
@@ -101,9 +97,9 @@ def test_refusals_and_bad_messages_are_answered_and_change_nothing(tmp_path):
         answer = ask(ws, "not json")
         assert answer["ref"] is None and answer["status"] == 400
         assert answer["error"]["code"] == "bad-request"
-        answer = ask(ws, {"game": game["id"], "version": 0, "action": halve(game["view"])})
+        answer = ask(ws, {"game": game["id"], "version": 0, "action": halving_guess(game["view"])})
         assert answer["ref"] is None and answer["status"] == 400 and "ref" in answer["error"]["message"]
-        answer = ask(ws, {"ref": 1, "version": 0, "action": halve(game["view"])})
+        answer = ask(ws, {"ref": 1, "version": 0, "action": halving_guess(game["view"])})
         assert answer["ref"] == 1 and answer["status"] == 400 and "game" in answer["error"]["message"]
         ws.send(b"\x00\x01")
         answer = json.loads(ws.recv(timeout=10))
@@ -113,13 +109,13 @@ def test_refusals_and_bad_messages_are_answered_and_change_nothing(tmp_path):
         answer = ask(ws, {"ref": 2, "game": game["id"], "version": 0, "action": {"type": "guess", "number": 5000}})
         assert answer["status"] == 422 and answer["error"]["code"] == "out-of-range", answer
         assert any("\u0400" <= c <= "\u04ff" for c in answer["error"]["message"]), answer
-        answer = ask(ws, {"ref": 3, "game": game["id"], "version": 7, "action": halve(game["view"])})
+        answer = ask(ws, {"ref": 3, "game": game["id"], "version": 7, "action": halving_guess(game["view"])})
         assert answer["status"] == 409 and answer["error"]["code"] == "stale-version"
-        answer = ask(ws, {"ref": 4, "game": theirs["id"], "version": 0, "action": halve(theirs["view"])})
+        answer = ask(ws, {"ref": 4, "game": theirs["id"], "version": 0, "action": halving_guess(theirs["view"])})
         assert answer["status"] == 404 and answer["error"]["code"] == "not-found"
-        answer = ask(ws, {"ref": 5, "game": "nope", "version": 0, "action": halve(game["view"])})
+        answer = ask(ws, {"ref": 5, "game": "nope", "version": 0, "action": halving_guess(game["view"])})
         assert answer["status"] == 404
-        answer = ask(ws, {"ref": 6, "game": game["id"], "version": "zero", "action": halve(game["view"])})
+        answer = ask(ws, {"ref": 6, "game": game["id"], "version": "zero", "action": halving_guess(game["view"])})
         assert answer["status"] == 400 and answer["ref"] == 6
         answer = ask(ws, {"ref": 7, "game": game["id"], "version": 0, "action": {"type": "dance"}})
         assert answer["status"] == 400 and answer["ref"] == 7
@@ -128,7 +124,7 @@ def test_refusals_and_bad_messages_are_answered_and_change_nothing(tmp_path):
             status, _, read = client.get(f"/api/games/{g['id']}")
             assert status == 200 and read["version"] == 0 and read["view"] == g["view"]
         # Then a good move is taken, and the socket goes on.
-        answer = ask(ws, {"ref": 8, "game": game["id"], "version": 0, "action": halve(game["view"])})
+        answer = ask(ws, {"ref": 8, "game": game["id"], "version": 0, "action": halving_guess(game["view"])})
         assert answer["status"] == 200 and answer["reply"]["version"] == 1
         # A message past 4 KB closes the socket (1009); the move before it stays.
         ws.send(json.dumps({"ref": 9, "game": game["id"], "pad": "x" * 5000}))
@@ -158,9 +154,9 @@ def test_the_socket_and_a_post_racing_on_one_game_store_one_move(tmp_path):
         ws = open_socket(server, ana)
         for _ in range(5):
             ws.send(json.dumps({"ref": game["version"], "game": game["id"], "version": game["version"],
-                                "action": halve(game["view"])}))
+                                "action": halving_guess(game["view"])}))
             status, _, posted = ana.post(f"/api/games/{game['id']}/actions",
-                                         {"action": halve(game["view"]), "version": game["version"]})
+                                         {"action": halving_guess(game["view"]), "version": game["version"]})
             answer = json.loads(ws.recv(timeout=10))
             statuses = sorted([status, answer["status"]])
             assert statuses == [200, 409], (status, answer)

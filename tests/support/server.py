@@ -134,6 +134,11 @@ class _KeepRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
+def halving_guess(view):
+    """The guess of a player who halves: the middle of a Number game's known range."""
+    return {"type": "guess", "number": (view["knownLow"] + view["knownHigh"]) // 2}
+
+
 class Client:
     """A player's browser, as far as the API is concerned: keeps its cookie."""
 
@@ -190,6 +195,10 @@ class Client:
         )
         assert status == expect, (status, reply)
         return reply
+
+    def halve(self, game):
+        """One guess of a Number game in the middle of its known range."""
+        return self.act(game, halving_guess(game["view"]))
 
 
 def _decode(data, headers):
