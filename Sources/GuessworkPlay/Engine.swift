@@ -557,6 +557,6 @@ struct GivenNames: Decodable {
   }
 
   init(from decoder: any Decoder) throws {
-    names = try decoder.container(keyedBy: Name.self).allKeys.map(\.stringValue)
+    names = try decoder.container(keyedBy: Name.self).allKeys.map { $0.stringValue }
   }
 }

@@ -183,23 +183,26 @@ struct API: Sendable {
   /// other type is refused (415), so that a cross-site form (which can send `text/plain` but
   /// never `application/json` without the browser asking first) cannot act as the player.
   func body(of request: Request, limit: Int = maxBody) async throws -> Data {
-    let type = request.headers[.contentType].map(Self.mediaType)
-    let notJSON = APIError(
-      .unsupportedMediaType, "unsupported-media-type", "error.unsupportedMediaType")
-    if let type, type != "application/json" { throw notJSON }
+    let isJSON = request.headers[.contentType].map(Self.namesJSON)
+    if isJSON == false { throw APIError.notJSON }
     let body = try await anyBody(of: request, limit: limit)
-    if type == nil, !body.isEmpty { throw notJSON }
+    if isJSON == nil, !body.isEmpty { throw APIError.notJSON }
     return body
   }
 
-  /// The media type of a `Content-Type` value: what comes before any parameter, without the
-  /// spaces and tabs around it, in lower case. (Foundation's `trimmingCharacters(in:)` did
-  /// the same for about 1% of a move's CPU.)
-  static func mediaType(_ value: String) -> String {
-    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-    var type = value.prefix { $0 != ";" }.drop(while: blank)
+  /// Whether a `Content-Type` value is JSON's media type: `application/json` in any case,
+  /// with spaces and tabs around it and any parameters after it. Read as bytes: every move
+  /// asks, and trimming and lowering it as a `String` was 0.6% of a move's CPU (perf; 0.3% now).
+  static func namesJSON(_ value: String) -> Bool {
+    let json = "application/json".utf8
+    let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+    var type = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+    while let first = type.first, blank(first) { type.removeFirst() }
     while let last = type.last, blank(last) { type.removeLast() }
-    return type.lowercased()
+    let lowered = type.lazy.map {
+      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0
+    }
+    return lowered.elementsEqual(json)
   }
 
   /// A request body of any type (an avatar is judged by its bytes), at most `limit` bytes.

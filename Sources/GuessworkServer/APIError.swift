@@ -39,6 +39,10 @@ struct APIError: Error, Sendable {
 
   static let noPlayer = APIError(.unauthorized, "no-player", "error.noPlayer")
 
+  /// A body that is not JSON sent to a route that takes JSON.
+  static let notJSON = APIError(
+    .unsupportedMediaType, "unsupported-media-type", "error.unsupportedMediaType")
+
   /// A plain GET of a socket's path: it answers only a WebSocket upgrade.
   static let websocketExpected = APIError(
     .badRequest, "websocket-expected", "error.websocketExpected")
