@@ -382,7 +382,7 @@ struct API: Sendable {
     return address?.ipAddress ?? "unknown"
   }
 
-  private func createGame(_ request: Request) async throws -> Response {
+  func createGame(_ request: Request) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
     try limiter.admit(.games, key: playerID)
     let body = try await body(of: request)

@@ -1,17 +1,17 @@
 import HTTPTypes
 import Hummingbird
 
-/// The two requests a game in play makes all the time, reading it (`GET /api/games/{id}`) and
-/// acting on it (`POST /api/games/{id}/actions`), taken to their handlers before the router.
-/// Hummingbird's router walks its trie for every request and collects the `{id}` in a
-/// dictionary of parameters: 2.9 µs of a read's 52 µs of server CPU in a perf profile, against
-/// 0.9 for the one constant part of `/ping` (BENCHMARKS.md, 2026-11-28 evening). Matching the
-/// two shapes by hand costs a fraction of that.
+/// The three requests a game makes all the time, starting it (`POST /api/games`), reading it
+/// (`GET /api/games/{id}`) and acting on it (`POST /api/games/{id}/actions`), taken to their
+/// handlers before the router. Hummingbird's router walks its trie for every request and
+/// collects the `{id}` in a dictionary of parameters: 2.9 µs of a read's 52 µs of server CPU
+/// in a perf profile, against 0.9 for the one constant part of `/ping` (BENCHMARKS.md,
+/// 2026-11-28 evening). Matching the shapes by hand costs a fraction of that.
 ///
 /// Only those exact shapes are taken; any other request goes to the router, which still has
-/// both routes (for `HEAD`, for the `405` of another method, for the API document). The
-/// router's routes run inside ``RouteMiddleware``, and so do these two, with the route named
-/// for the metrics as the router would name it.
+/// the routes (for `HEAD`, for the `405` of another method, for the API document). The
+/// router's routes run inside ``RouteMiddleware``, and so do these, with the route named for
+/// the metrics as the router would name it.
 struct GameRoutesResponder<Context: RequestContext>: HTTPResponder {
   let api: API
   /// The middleware the router's routes run inside: the same value, added to the router.
@@ -25,6 +25,7 @@ struct GameRoutesResponder<Context: RequestContext>: HTTPResponder {
     context.coreContext.endpointPath.value = route.path
     return try await middleware.handle(request, context: context) { request, _ in
       switch route {
+      case .start: try await api.createGame(request)
       case .read(let id): try await api.readGame(request, id: id)
       case .act(let id): try await api.act(request, id: id)
       }
@@ -34,7 +35,7 @@ struct GameRoutesResponder<Context: RequestContext>: HTTPResponder {
 
 /// What every route runs inside, in this order: the metrics' (when they are on), then
 /// ``EdgeMiddleware``. One value serves the router, which adds it to each of its routes, and
-/// ``GameRoutesResponder``, whose two routes skip the router: both run the same chain.
+/// ``GameRoutesResponder``, whose routes skip the router: both run the same chain.
 struct RouteMiddleware<Context: RequestContext>: RouterMiddleware {
   let metrics: RequestMetricsMiddleware<Context>?
   let edge: EdgeMiddleware<Context>
@@ -49,14 +50,19 @@ struct RouteMiddleware<Context: RequestContext>: RouterMiddleware {
   }
 }
 
-/// Which of the two routes a request is, and its game's id.
+/// Which of the game's routes a request is, and its game's id.
 enum GameRoute: Equatable {
+  case start
   case read(id: String)
   case act(id: String)
 
-  /// `GET /api/games/ID` or `POST /api/games/ID/actions`, where ID is one non-empty segment;
-  /// nil for anything else.
+  /// `POST /api/games`, `GET /api/games/ID` or `POST /api/games/ID/actions`, where ID is one
+  /// non-empty segment; nil for anything else.
   init?(_ method: HTTPRequest.Method, _ path: String) {
+    if method == .post, path == "/api/games" {
+      self = .start
+      return
+    }
     let prefix = "/api/games/"
     guard method == .get || method == .post, path.utf8.starts(with: prefix.utf8) else {
       return nil
@@ -78,6 +84,7 @@ enum GameRoute: Equatable {
   /// The route as the router names it (the metrics' `http.route`).
   var path: String {
     switch self {
+    case .start: "/api/games"
     case .read: "/api/games/{id}"
     case .act: "/api/games/{id}/actions"
     }

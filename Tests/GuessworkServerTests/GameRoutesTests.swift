@@ -9,18 +9,23 @@ import Testing
 
 @testable import GuessworkServer
 
-/// A game's read and its actions are taken to the API before the router
+/// A game's start, its read and its actions are taken to the API before the router
 /// (``GameRoutesResponder``); these hold them to what the router did with the same requests.
 @Suite("A game's routes without the router")
 struct GameRoutesTests {
   @Test(
-    "Only a game's read and its actions, exactly, are taken",
+    "Only a game's start, its read and its actions, exactly, are taken",
     arguments: [
-      (HTTPRequest.Method.get, "/api/games/01abc", GameRoute.read(id: "01abc")),
+      (HTTPRequest.Method.post, "/api/games", GameRoute.start),
+      (.get, "/api/games/01abc", .read(id: "01abc")),
       (.post, "/api/games/01abc/actions", .act(id: "01abc")),
       (.get, "/api/games/a%20b", .read(id: "a%20b")),
       (.get, "/api/games/", nil),
       (.get, "/api/games", nil),
+      (.put, "/api/games", nil),
+      (.post, "/api/games/", nil),
+      (.post, "/api/gamesx", nil),
+      (.post, "/API/games", nil),
       (.get, "/api/games/01abc/", nil),
       (.get, "/api/games/01abc/actions", nil),
       (.get, "/api/games/01abc/target.svg", nil),
@@ -41,7 +46,7 @@ struct GameRoutesTests {
   }
 
   @Test(
-    "Both answer as the router's routes do, errors and headers alike; other methods stay 405",
+    "They answer as the router's routes do, errors and headers alike; other methods stay 405",
     arguments: Database.available)
   func answers(database: Database) async throws {
     try await withServer(database) { client, _ in
@@ -55,6 +60,12 @@ struct GameRoutesTests {
       #expect(game.version == 1)
 
       // Errors from the handlers go through the same middleware as every route's.
+      let unknown = try await ana.send(.post, "/api/games", json: #"{"game":"chess"}"#)
+      #expect(unknown.status == .badRequest)
+      #expect(unknown.headers[.xContentTypeOptions] == "nosniff")
+      let unknownError = try JSONDecoder().decode(
+        ErrorReply.self, from: Data(buffer: unknown.body))
+      #expect(unknownError.error.code == "unknown-game")
       let missing = try await ana.send(.get, "/api/games/nope")
       #expect(missing.status == .notFound)
       #expect(missing.headers[.xContentTypeOptions] == "nosniff")
@@ -70,6 +81,7 @@ struct GameRoutesTests {
       for (method, path) in [
         (HTTPRequest.Method.delete, "/api/games/\(game.id)"),
         (.put, "/api/games/\(game.id)/actions"),
+        (.delete, "/api/games"),
       ] {
         let refused = try await ana.send(method, path)
         #expect(refused.status == .methodNotAllowed, "\(method) \(path)")

@@ -64,6 +64,9 @@ def test_metrics_count_requests_play_batches_and_caches(database):
                     http_request_method="POST", http_response_status_code="409") == 1
         assert grew("guesswork_http_request_duration_seconds_count", http_route=route,
                     http_request_method="POST", http_response_status_code="200") == moves
+        # A new game skips the router too, and is labelled as the router names its route.
+        assert grew("guesswork_http_requests_total", http_route="/api/games",
+                    http_request_method="POST", http_response_status_code="201") == 1
         # No request is being answered but the scrape itself, which has its own listener.
         assert ("guesswork_http_active_requests", (("http_request_method", "POST"),)) in after
         assert value(after, "guesswork_http_active_requests", http_request_method="POST") == 0
