@@ -9,7 +9,8 @@ enum Key: Equatable {
   /// Shift + arrow: big steps.
   case shiftUp, shiftDown, shiftLeft, shiftRight
   case pageUp, pageDown
-  case home, end_
+  /// Home and End (`end` is the end of the input, below).
+  case home, endKey
   /// Ctrl-C (the terminal is in raw mode, so it arrives as a byte, not a signal).
   case interrupt
   /// The input ended (a closed pipe).
@@ -99,13 +100,13 @@ struct KeyDecoder {
     case UInt8(ascii: "c"): return .shiftRight
     case UInt8(ascii: "d"): return .shiftLeft
     case UInt8(ascii: "H"): return .home
-    case UInt8(ascii: "F"): return .end_
+    case UInt8(ascii: "F"): return .endKey
     case UInt8(ascii: "~"):
       switch parts.first {
       case "5": return .pageUp
       case "6": return .pageDown
       case "1", "7": return .home
-      case "4", "8": return .end_
+      case "4", "8": return .endKey
       default: return .unknown
       }
     default: return .unknown
