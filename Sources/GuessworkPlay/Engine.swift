@@ -85,7 +85,7 @@ public protocol GameEngine: Sendable {
   /// encoded. The game is remembered decoded as version 0, for its first move (not when
   /// `gameID` is `nil`: a start that only checks the settings).
   func start(
-    settingsIn body: Data, content: SuppliedContent, seed: UInt64, at now: Instant,
+    settingsIn body: PlainJSON.Document, content: SuppliedContent, seed: UInt64, at now: Instant,
     gameID: String?
   ) throws -> (Step, settings: String)
   /// Decodes the stored state and lets time pass to `now`, once.
@@ -125,6 +125,19 @@ public protocol GameEngine: Sendable {
   func swatch(_ state: String) throws -> String?
 }
 
+extension GameEngine {
+  /// Starts a game with the settings in a request body, as
+  /// ``start(settingsIn:content:seed:at:gameID:)`` does with the body parsed.
+  public func start(
+    settingsIn body: Data, content: SuppliedContent, seed: UInt64, at now: Instant,
+    gameID: String?
+  ) throws -> (Step, settings: String) {
+    try start(
+      settingsIn: PlainJSON.Document(body), content: content, seed: seed, at: now,
+      gameID: gameID)
+  }
+}
+
 /// The engine of one game.
 public struct Engine<G: Game>: GameEngine {
   /// States decoded lately, by game and version: a game in play is read and moved again and
@@ -151,8 +164,8 @@ public struct Engine<G: Game>: GameEngine {
       figures: G.figureInfos)
   }
 
-  /// A new game's body: its settings, and the names it gave in them (read from the same
-  /// parse, to refuse a name that is no setting).
+  /// A new game's body when it is not plain JSON: its settings, and the names it gave in
+  /// them (read from the same parse, to refuse a name that is no setting).
   private struct SettingsBody: Decodable {
     var settings: G.Settings?
     var given: GivenNames?
@@ -166,9 +179,14 @@ public struct Engine<G: Game>: GameEngine {
     }
   }
 
+  /// A new game's body, plain: its settings alone (their names are read from the document).
+  private struct SettingsOnly: Decodable {
+    var settings: G.Settings?
+  }
+
   public func start(
-    settingsIn body: Data, content supplied: SuppliedContent, seed: UInt64, at now: Instant,
-    gameID: String?
+    settingsIn body: PlainJSON.Document, content supplied: SuppliedContent, seed: UInt64,
+    at now: Instant, gameID: String?
   ) throws -> (Step, settings: String) {
     let game = try start(try settings(from: body), content: supplied, seed: seed, at: now)
     return try started(game, gameID: gameID, at: now)
@@ -225,10 +243,14 @@ public struct Engine<G: Game>: GameEngine {
   }
 
   public func read(body: PlainJSON.Document) throws -> ActionRequest {
-    // An action is nearly always plain JSON, read without JSONDecoder; anything else, and
-    // any mistake, goes to JSONDecoder, whose errors the player is told.
-    if let plain = body.decode(ActionBody.self), case .success = plain.action {
-      return ActionRequest(version: plain.version, action: plain.action.map { $0 })
+    // An action is nearly always plain JSON, read without JSONDecoder, its two members
+    // straight from the parsed document (through a Codable container for the body, reading
+    // them cost twice as much: perf); anything else, and any mistake, goes to JSONDecoder,
+    // whose errors the player is told.
+    if let version = body.integer("version"),
+      let action = body.decode(G.Action.self, at: "action")
+    {
+      return ActionRequest(version: version, action: .success(action))
     }
     let read = try JSONDecoder().decode(ActionBody.self, from: body.bytes)
     return ActionRequest(version: read.version, action: read.action.map { $0 })
@@ -318,12 +340,23 @@ public struct Engine<G: Game>: GameEngine {
   /// The settings in the `settings` key of a request body (defaults for missing keys). A key
   /// that is no setting of this game is refused, not ignored: a misspelt setting would
   /// otherwise start a game the player did not ask for.
-  public func settings(from body: Data) throws -> G.Settings {
-    let read = try PlainJSON.read(SettingsBody.self, from: body)
+  public func settings(from body: PlainJSON.Document) throws -> G.Settings {
+    // A plain body's settings through Codable, and the names given in them straight from
+    // the parsed document (a second pass through Codable for the names, and a second parse
+    // of the body for the server's own members, were a third of a new game's API work in
+    // perf); any other body through JSONDecoder, whose errors the player is told.
+    let settings: G.Settings?
+    let given: [String]?
+    if let plain = body.decode(SettingsOnly.self) {
+      (settings, given) = (plain.settings, body.memberNames(of: "settings"))
+    } else {
+      let read = try JSONDecoder().decode(SettingsBody.self, from: body.bytes)
+      (settings, given) = (read.settings, read.given?.names)
+    }
     // A closure, not a key path: in generic code a key path is made at run time, each call
     // (a third of reading a new game's settings, perf).
     let names = G.Settings.fields.map { $0.name }
-    if let unknown = read.given?.names.sorted().first(where: { !names.contains($0) }) {
+    if let unknown = given?.sorted().first(where: { !names.contains($0) }) {
       throw PlayError.invalidSetting(
         SettingError(
           setting: "settings",
@@ -332,7 +365,12 @@ public struct Engine<G: Game>: GameEngine {
             ["list": .text(names.joined(separator: ", ")), "unknown": .text(unknown)]))
       )
     }
-    return read.settings ?? .init()
+    return settings ?? .init()
+  }
+
+  /// The settings in the `settings` key of a request body (``settings(from:)-(PlainJSON.Document)``).
+  public func settings(from body: Data) throws -> G.Settings {
+    try settings(from: PlainJSON.Document(body))
   }
 
   public func checkSettings(_ body: Data) throws {

@@ -183,7 +183,12 @@ struct API: Sendable {
   /// other type is refused (415), so that a cross-site form (which can send `text/plain` but
   /// never `application/json` without the browser asking first) cannot act as the player.
   func body(of request: Request, limit: Int = maxBody) async throws -> Data {
-    let isJSON = request.headers[.contentType].map(Self.namesJSON)
+    // Its values as a list, not through the joining subscript: a request sends one, and
+    // joining one value was 0.4 µs of every move (perf, BENCHMARKS.md "2026-11-29 (second)").
+    let types = request.headers[values: .contentType]
+    let isJSON =
+      types.isEmpty
+      ? nil : Self.namesJSON(types.count == 1 ? types[0] : types.joined(separator: ", "))
     if isJSON == false { throw APIError.notJSON }
     let body = try await anyBody(of: request, limit: limit)
     if isJSON == nil, !body.isEmpty { throw APIError.notJSON }
@@ -385,8 +390,9 @@ struct API: Sendable {
   func createGame(_ request: Request) async throws -> Response {
     let playerID = try await identity.requirePlayerID(of: request)
     try limiter.admit(.games, key: playerID)
-    let body = try await body(of: request)
-    let input = try PlainJSON.read(NewGame.self, from: body)
+    // Parsed once, for the game asked for here and for its settings by the game's engine.
+    let body = PlainJSON.Document(try await body(of: request))
+    let input = try body.read(NewGame.self)
     guard let engine = engines[input.game] else {
       throw APIError(
         .badRequest, "unknown-game", "error.unknownGame",

@@ -57,6 +57,38 @@ public enum PlainJSON {
       if let plain = decode(type) { return plain }
       return try JSONDecoder().decode(type, from: bytes)
     }
+
+    // The members of a plain document's object, read without a Codable container for the
+    // object: for the one or two members read at every move and every new game, that
+    // container (its box, its key type's metadata) cost more than the members themselves.
+
+    /// The value of member `key`, when the document is a plain object that has it.
+    func member(_ key: String) -> Value? {
+      guard case .object(let members)? = value else { return nil }
+      return members.first { $0.key == key }?.value
+    }
+
+    /// The whole number in member `key`, when the document is a plain object that has one.
+    public func integer(_ key: String) -> Int? {
+      guard case .integer(let number)? = member(key) else { return nil }
+      return number
+    }
+
+    /// `T` from member `key`, or nil when the document is not a plain object with that
+    /// member, or `T` does not decode from it.
+    public func decode<T: Decodable>(_ type: T.Type, at key: String) -> T? {
+      guard let found = member(key) else { return nil }
+      let attempt = Attempt()
+      let decoded = try? attempt.decode(type, from: found, at: [])
+      return attempt.gaveUp ? nil : decoded
+    }
+
+    /// The names in the object in member `key`, when the document is a plain object with an
+    /// object there.
+    public func memberNames(of key: String) -> [String]? {
+      guard case .object(let members)? = member(key) else { return nil }
+      return members.map(\.key)
+    }
   }
 
   /// A parsed plain JSON value.

@@ -168,6 +168,14 @@ struct DefenceTests {
         uri: "/api/players", method: .post, headers: [.contentType: "application/jsonx"],
         body: ByteBuffer(string: #"{"name":"Bo"}"#))
       #expect(longer.status == .unsupportedMediaType)
+      // Two types, JSON's among them, are not JSON's: read together, as one joined value.
+      var twice = HTTPFields()
+      twice.append(HTTPField(name: .contentType, value: "application/json"))
+      twice.append(HTTPField(name: .contentType, value: "text/plain"))
+      let both = try await client.execute(
+        uri: "/api/players", method: .post, headers: twice,
+        body: ByteBuffer(string: #"{"name":"Bo"}"#))
+      #expect(both.status == .unsupportedMediaType)
     }
   }
 

@@ -45,14 +45,49 @@ import Testing
     return true
   }
 
-  /// Reads `text` as a body of each game's actions; returns how many read it.
+  /// Whether a body read member by member, as the engines read a move's body (its version,
+  /// then its action, from the parsed document), agrees with JSONDecoder reading it whole:
+  /// read so only what JSONDecoder reads, to an equal value, and whenever the body read as a
+  /// whole through PlainJSON's container does. Returns whether it was read.
+  @discardableResult
+  func agreeByMembers<A: Codable & Equatable>(
+    _ type: A.Type, _ text: [UInt8], sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    let data = Data(text)
+    let document = PlainJSON.Document(data)
+    let whole = document.decode(Body<A>.self)
+    guard let version = document.integer("version"),
+      let action = document.decode(A.self, at: "action")
+    else {
+      #expect(
+        whole == nil, "\(String(decoding: text, as: UTF8.self))", sourceLocation: sourceLocation)
+      return false
+    }
+    let foundation = try? JSONDecoder().decode(Body<A>.self, from: data)
+    #expect(
+      foundation == Body(version: version, action: action) && whole == foundation,
+      "\(String(decoding: text, as: UTF8.self))", sourceLocation: sourceLocation)
+    return true
+  }
+
+  /// Reads `text` as a body of each game's actions, whole and by its members; returns how
+  /// many game's bodies read it.
   @discardableResult
   func agreeAsAnyBody(_ text: [UInt8]) -> Int {
-    [
+    let byMembers = [
+      agreeByMembers(NumberGame.Action.self, text),
+      agreeByMembers(ColorMatchGame.Action.self, text),
+      agreeByMembers(BullseyeGame.Action.self, text),
+      agreeByMembers(GuessOrPassGame.Action.self, text),
+      agreeByMembers(PictureQuizGame.Action.self, text),
+    ]
+    let whole = [
       agree(Body<NumberGame.Action>.self, text), agree(Body<ColorMatchGame.Action>.self, text),
       agree(Body<BullseyeGame.Action>.self, text), agree(Body<GuessOrPassGame.Action>.self, text),
       agree(Body<PictureQuizGame.Action>.self, text),
-    ].filter { $0 }.count
+    ]
+    #expect(byMembers == whole, "\(String(decoding: text, as: UTF8.self))")
+    return whole.filter { $0 }.count
   }
 
   @Test func everyGamesActionsAreReadAsFoundationReadsThem() {
@@ -198,6 +233,30 @@ import Testing
     #expect(throws: DecodingError.self) {
       try PlainJSON.Document(Data(#"{"ref":"7"}"#.utf8)).read(Addressed.self)
     }
+  }
+
+  /// A plain document's members, read without a container for the document: a whole
+  /// number, a value of a type, and the names in an object; nil for what is not there, not of
+  /// that kind, or in a document that is not plain.
+  @Test func aDocumentsMembersAreReadOneByOne() {
+    let document = PlainJSON.Document(
+      Data(#"{"game":"number","version":4,"settings":{"low":1,"high":50},"none":{}}"#.utf8))
+    #expect(document.integer("version") == 4)
+    #expect(document.integer("game") == nil)
+    #expect(document.integer("missing") == nil)
+    #expect(document.decode(String.self, at: "game") == "number")
+    #expect(document.decode(Int.self, at: "game") == nil)
+    #expect(document.decode(String.self, at: "missing") == nil)
+    #expect(document.memberNames(of: "settings") == ["low", "high"])
+    #expect(document.memberNames(of: "none") == [])
+    #expect(document.memberNames(of: "game") == nil)
+    #expect(document.memberNames(of: "missing") == nil)
+    // Not plain (a fraction somewhere): nothing is read from it.
+    let fraction = PlainJSON.Document(Data(#"{"version":4,"settings":{"low":1.5}}"#.utf8))
+    #expect(fraction.integer("version") == nil)
+    #expect(fraction.memberNames(of: "settings") == nil)
+    // Not an object at the top: no members.
+    #expect(PlainJSON.Document(Data("4".utf8)).integer("version") == nil)
   }
 
   /// Thousands of bodies made from real ones by random edits with the characters JSON is

@@ -101,6 +101,69 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("Action body: PlainJSON", configuration: timed) { benchmark in
     for _ in benchmark.scaledIterations { blackHole(PlainJSON.decode(Body.self, from: body)) }
   }
+  // As the engine reads it (parsed once by the server, which reads the same document for the
+  // game's id on the play socket): through a container for the body, as before 2026-11-29,
+  // and its two members straight from the document, as now.
+  let parsed = PlainJSON.Document(body)
+  Benchmark("Action body, parsed: through a container", configuration: timed) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(parsed.decode(Body.self)) }
+  }
+  Benchmark("Action body, parsed: its members", configuration: timed) { benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(parsed.integer("version"))
+      blackHole(parsed.decode(NumberGame.Action.self, at: "action"))
+    }
+  }
+  let number = Engine<NumberGame>()
+  Benchmark("Action body, parsed: the engine's read", configuration: timed) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(try number.read(body: parsed)) }
+  }
+
+  // A new game's body as the move loop sends it: read for the game's name by the server and
+  // for the settings by the engine, with the names given in them (refused if unknown).
+  let newGame = Data(#"{"game":"number","settings":{"low":0,"high":9999,"attempts":20}}"#.utf8)
+  struct NewGame: Decodable { var game: String }
+  /// The names of an object's members, through Codable, as the engine read them before.
+  struct GivenNames: Decodable {
+    var names: [String]
+    struct Name: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    init(from decoder: any Decoder) throws {
+      names = try decoder.container(keyedBy: Name.self).allKeys.map { $0.stringValue }
+    }
+  }
+  struct SettingsBody: Decodable {
+    var settings: NumberGame.Settings?
+    var given: GivenNames?
+    enum CodingKeys: String, CodingKey { case settings }
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      settings = try container.decodeIfPresent(NumberGame.Settings.self, forKey: .settings)
+      given = try container.decodeIfPresent(GivenNames.self, forKey: .settings)
+    }
+  }
+  Benchmark("New game body: parsed twice, names through Codable (before)", configuration: timed) {
+    benchmark in
+    for _ in benchmark.scaledIterations {
+      blackHole(try PlainJSON.read(NewGame.self, from: newGame))
+      let read = try PlainJSON.read(SettingsBody.self, from: newGame)
+      let names = NumberGame.Settings.fields.map { $0.name }
+      blackHole(read.given?.names.sorted().first(where: { !names.contains($0) }))
+      blackHole(read.settings)
+    }
+  }
+  Benchmark("New game body: parsed once, as the server reads it", configuration: timed) {
+    benchmark in
+    for _ in benchmark.scaledIterations {
+      let document = PlainJSON.Document(newGame)
+      blackHole(try document.read(NewGame.self))
+      blackHole(try number.settings(from: document))
+    }
+  }
 
   // A Number game's view and state after eight guesses (0...9999, 20 attempts), encoded as
   // the server encodes a move's reply and the state it stores.
