@@ -21,12 +21,12 @@ extension GameSettings {
 ///
 /// Time is an input: the transition and the view take `now`, and `tick(at:)` advances time with
 /// no action so that a timed round ends when its clock runs out, even if nobody acts.
-public protocol Game: Codable, Sendable, Equatable {
+public protocol Game: Codable, Sendable, Equatable, JSONTextWritable {
   associatedtype Settings: GameSettings
-  associatedtype Action: Codable, Sendable, Equatable
-  associatedtype Event: Codable, Sendable, Equatable
-  associatedtype View: Codable, Sendable, Equatable
-  associatedtype Summary: Codable, Sendable, Equatable
+  associatedtype Action: Codable, Sendable, Equatable, JSONTextWritable
+  associatedtype Event: Codable, Sendable, Equatable, JSONTextWritable
+  associatedtype View: Codable, Sendable, Equatable, JSONTextWritable
+  associatedtype Summary: Codable, Sendable, Equatable, JSONTextWritable
   /// What a game needs besides its settings and seed: nothing, a word list, a deck's items.
   associatedtype Content: Sendable = Void
   /// What the statistics keep of a player's finished games: added to one game at a time, so

@@ -331,11 +331,11 @@ struct API: Sendable {
     var score: Int
     /// What the game is played on: a Guess or Pass category, a Picture Quiz deck.
     var variant: String?
-    var view: any Encodable & Sendable
-    var events: [any Encodable & Sendable]?
+    var view: any JSONTextWritable & Sendable
+    var events: [any JSONTextWritable & Sendable]?
     /// The end-of-game figures (the Number halving analysis, the Color Match report...),
     /// once the game is over.
-    var summary: (any Encodable & Sendable)?
+    var summary: (any JSONTextWritable & Sendable)?
     /// Set once the game is over when its score beats every earlier finished game of this
     /// player in the same game and variant.
     var newBest: Bool?
@@ -587,7 +587,7 @@ struct API: Sendable {
   }
 
   func reply(
-    _ record: GameRecord, _ step: Step, version: Int, events: [any Encodable & Sendable]?,
+    _ record: GameRecord, _ step: Step, version: Int, events: [any JSONTextWritable & Sendable]?,
     request: Request
   ) async throws -> GameReply {
     let now = clock().milliseconds
@@ -632,16 +632,16 @@ extension API.GameReply: JSONTextWritable {
       text.writeJSON(string: variant)
     }
     text.writeJSON(raw: #","view":"#)
-    try text.writeJSON(value: view)
+    try view.writeJSON(to: text)
     if let summary {
       text.writeJSON(raw: #","summary":"#)
-      try text.writeJSON(value: summary)
+      try summary.writeJSON(to: text)
     }
     if let events {
       text.writeJSON(raw: #","events":["#)
       for index in events.indices {
         if index != 0 { text.writeJSON(raw: ",") }
-        try text.writeJSON(value: events[index])
+        try events[index].writeJSON(to: text)
       }
       text.writeJSON(raw: "]")
     }

@@ -1,5 +1,5 @@
 import Foundation
-import GuessworkCore
+public import GuessworkCore
 
 /// Encodes `Encodable` values as compact JSON, written straight into bytes as the value
 /// encodes itself.
@@ -11,26 +11,57 @@ import GuessworkCore
 /// `JSONEncoder` writes with `.withoutEscapingSlashes`: the same escapes, whole numbers
 /// without a fraction, `Data` as Base64, a `URL` as its string, and an error for a
 /// non-finite number.
+///
+/// A value typed as writing itself (`JSONTextWritable`: every value a game hands the server,
+/// the server's replies) takes the overloads that call its writer directly; any other value is
+/// asked at run time whether it writes itself, which costs a look-up in the runtime's table of
+/// conformances.
 public enum CompactJSON {
   /// The JSON of `value`, as UTF-8 bytes.
   public static func encode(_ value: some Encodable) throws -> [UInt8] {
-    let writer = Writer()
-    try writer.encodeTopLevel(value)
-    return writer.bytes
+    var bytes: [UInt8] = []
+    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
+    return bytes
+  }
+
+  public static func encode(_ value: some JSONTextWritable) throws -> [UInt8] {
+    var bytes: [UInt8] = []
+    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
+    return bytes
   }
 
   /// Appends the JSON of `value` to `bytes`: an answer that wraps a value is written in one
   /// array, not copied from a second one.
   public static func encode(_ value: some Encodable, appendingTo bytes: inout [UInt8]) throws {
-    let writer = Writer(reserving: 0)
-    swap(&writer.bytes, &bytes)
-    defer { swap(&writer.bytes, &bytes) }
-    try writer.encodeTopLevel(value)
+    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
+  }
+
+  public static func encode(_ value: some JSONTextWritable, appendingTo bytes: inout [UInt8])
+    throws
+  {
+    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
   }
 
   /// The JSON of `value`, as text.
   public static func string(_ value: some Encodable) throws -> String {
     String(decoding: try encode(value), as: UTF8.self)
+  }
+
+  public static func string(_ value: some JSONTextWritable) throws -> String {
+    String(decoding: try encode(value), as: UTF8.self)
+  }
+
+  /// Appends what `write` writes, one value, every container it opened closed (1 KB made room
+  /// for in an empty array: a game's reply or state).
+  private static func write(appendingTo bytes: inout [UInt8], _ write: (Writer) throws -> Void)
+    throws
+  {
+    if bytes.isEmpty { bytes.reserveCapacity(1024) }
+    let writer = Writer(reserving: 0)
+    swap(&writer.bytes, &bytes)
+    defer { swap(&writer.bytes, &bytes) }
+    try write(writer)
+    writer.close(above: -1)
   }
 }
 
@@ -53,33 +84,18 @@ private final class Writer: JSONText {
     var isEmpty = true
   }
 
-  override init(reserving capacity: Int = 1024) {
+  override init(reserving capacity: Int) {
     super.init(reserving: capacity)
     frames.reserveCapacity(8)
   }
 
-  func encodeTopLevel(_ value: some Encodable) throws {
-    try writeValue(value)
-    close(above: -1)
-  }
-
-  /// Writes `value` in the place of one value, as it writes itself (`JSONTextWritable`) when
-  /// it can: at the top, and where a value that writes itself asks for one it holds. Inside
-  /// Codable's containers a value goes through `encodeValue`, which does not ask, so that the
-  /// types that do not write themselves pay nothing for the question.
-  func writeValue<T: Encodable>(_ value: T) throws {
+  /// A value that does not write itself, in the place of one value: at the top, or where a
+  /// value that writes itself asks for one it holds. (Inside Codable's containers a value goes
+  /// through `encodeValue`, which does not ask whether it writes itself, so that the types that
+  /// do not pay nothing for the question.)
+  override func writeJSON<T: Encodable>(codable value: T) throws {
     awaitingValue = true
-    if let writable = value as? any JSONTextWritable {
-      try writable.writeJSON(to: self)
-      awaitingValue = false
-    } else {
-      try encodeValue(value)
-    }
-  }
-
-  /// A value asked for by a value that writes itself, in its place.
-  override func writeJSON<T: Encodable>(value: T) throws {
-    try writeValue(value)
+    try encodeValue(value)
   }
 
   /// The container at `depth` of a value: opened now if the value has just begun, or found
@@ -129,6 +145,11 @@ private final class Writer: JSONText {
   }
 
   // Each writes one value in the place waiting for it.
+
+  /// A value has been written in the place waiting for it, by itself (`JSONTextWritable`).
+  func wrote() {
+    awaitingValue = false
+  }
 
   func writeRaw(_ text: StaticString) {
     writeJSON(raw: text)
@@ -190,7 +211,10 @@ private struct Slot: JSONTextEncoder {
   let writer: Writer
   let depth: Int
 
-  func writeJSON(value: some JSONTextWritable) throws { try writer.writeValue(value) }
+  func writeJSON(value: some JSONTextWritable) throws {
+    try value.writeJSON(to: writer)
+    writer.wrote()
+  }
 
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }

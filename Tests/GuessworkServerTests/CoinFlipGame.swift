@@ -2,7 +2,9 @@ import GuessworkCore
 
 /// A sixth game that exists only in the tests: call heads or tails, `flips` times. It is
 /// registered the way the five are (one line in a list of games), to show that the server, the
-/// API document, the statistics and the terminal's session need nothing written for it.
+/// API document, the statistics and the terminal's session need nothing written for it. (Its
+/// action, event, view and summary say they are `JSONTextWritable`, as every game's must: the
+/// server writes them through `Codable`, as they do not write themselves.)
 struct CoinFlipGame: Game {
   static let kind: GameKind = "coin-flip"
   static let emoji = "🪙"
@@ -25,7 +27,7 @@ struct CoinFlipGame: Game {
     }
   }
 
-  enum Action: WireUnion, Equatable {
+  enum Action: WireUnion, Equatable, JSONTextWritable {
     case call(Side)
 
     static let wireTags = ["call"]
@@ -47,7 +49,7 @@ struct CoinFlipGame: Game {
     }
   }
 
-  enum Event: WireUnion, Equatable {
+  enum Event: WireUnion, Equatable, JSONTextWritable {
     case flipped(side: Side, right: Bool)
 
     static let wireTags = ["flipped"]
@@ -73,7 +75,7 @@ struct CoinFlipGame: Game {
     }
   }
 
-  struct View: Codable, Sendable, Equatable {
+  struct View: Codable, Sendable, Equatable, JSONTextWritable {
     var flip: Int
     var flips: Int
     var score: Int
@@ -81,7 +83,7 @@ struct CoinFlipGame: Game {
     var lastSide: Side?
   }
 
-  struct Summary: Codable, Sendable, Equatable {
+  struct Summary: Codable, Sendable, Equatable, JSONTextWritable {
     var score: Int
     var flips: Int
   }

@@ -21,6 +21,17 @@ import Testing
       try JSONDecoder().decode(T.self, from: compact) == value, sourceLocation: sourceLocation)
   }
 
+  /// A value typed as writing itself (every value a game hands the server), written by the
+  /// overload the server takes, which does not ask the runtime: also Foundation's JSON.
+  func expectWrittenAlike(
+    _ value: some JSONTextWritable, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let written = Data(try CompactJSON.encode(value))
+    #expect(
+      try canonical(written) == canonical(JSONEncoder().encode(value)),
+      "\(String(decoding: written, as: UTF8.self))", sourceLocation: sourceLocation)
+  }
+
   func canonical(_ json: Data) throws -> String {
     let object = try JSONSerialization.jsonObject(with: json, options: .fragmentsAllowed)
     return String(
@@ -42,13 +53,20 @@ import Testing
       var events = game.tick(at: now)
       let action = actions[step % actions.count]
       try expectSameJSON(action)
+      try expectWrittenAlike(action)
       if let more = try? game.apply(action, at: now) { events += more }
       try expectSameJSON(events)
       // One by one too: a reply writes its events so, each as it writes itself.
-      for event in events { try expectSameJSON(event) }
+      for event in events {
+        try expectSameJSON(event)
+        try expectWrittenAlike(event)
+      }
       try expectSameJSON(game)
+      try expectWrittenAlike(game)
       try expectSameJSON(game.view(at: now))
+      try expectWrittenAlike(game.view(at: now))
       try expectSameJSON(game.summary)
+      try expectWrittenAlike(game.summary)
     }
     return game
   }

@@ -119,6 +119,42 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations { blackHole(try number.read(body: parsed)) }
   }
 
+  // A Number game played through its engine as the server plays it (`any GameEngine`):
+  // started, then at each move the body read, the game advanced from its stored JSON (kept
+  // decoded by the engine), the guess applied and its state and action encoded, and the
+  // reply's view and events written; halving 0...9999 by the hints until the game ends, as the
+  // HTTP move loop does (about 13 moves a game).
+  let anyEngine: any GameEngine = number
+  let newNumber = PlainJSON.Document(
+    Data(#"{"settings":{"low":0,"high":9999,"attempts":20}}"#.utf8))
+  Benchmark("Number game through the engine: started, played by halving", configuration: timed) {
+    benchmark in
+    for iteration in benchmark.scaledIterations {
+      let gameID = "bench-\(iteration)"
+      var (step, _) = try anyEngine.start(
+        settingsIn: newNumber, content: .none, seed: UInt64(iteration), at: .zero,
+        gameID: gameID)
+      blackHole(try CompactJSON.encode(Reply(step)))
+      var (low, high, version) = (0, 9999, 0)
+      while !step.isOver {
+        let guess = (low + high) / 2
+        let body = PlainJSON.Document(
+          Data(#"{"action":{"type":"guess","number":\#(guess)},"version":\#(version)}"#.utf8))
+        let asked = try anyEngine.read(body: body)
+        let advanced = try anyEngine.advance(
+          step.state, gameID: gameID, version: version, at: .zero)
+        step = try anyEngine.apply(asked, to: advanced, gameID: gameID, version: version, at: .zero)
+        blackHole(try CompactJSON.encode(Reply(step)))
+        version += 1
+        for case .guessed(_, let hint, _, _, _) in step.events.compactMap({
+          $0 as? NumberGame.Event
+        }) {
+          if hint == .higher { low = guess + 1 } else { high = guess - 1 }
+        }
+      }
+    }
+  }
+
   // A new game's body as the move loop sends it: read for the game's name by the server and
   // for the settings by the engine, with the names given in them (refused if unknown).
   let newGame = Data(#"{"game":"number","settings":{"low":0,"high":9999,"attempts":20}}"#.utf8)
@@ -210,5 +246,32 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(Lab.deltaE2000(pair.0, pair.1))
       index &+= 1
     }
+  }
+}
+
+/// A move's reply as the server writes it (`API.GameReply`): the game's view and events, each
+/// as it writes itself (the server's reply has a few more plain members around them).
+struct Reply: JSONTextWritable {
+  let step: Step
+  init(_ step: Step) { self.step = step }
+
+  func writeJSON(to text: JSONText) throws {
+    text.writeJSON(raw: #"{"view":"#)
+    try step.view.writeJSON(to: text)
+    text.writeJSON(raw: #","events":["#)
+    for index in step.events.indices {
+      if index != 0 { text.writeJSON(raw: ",") }
+      try step.events[index].writeJSON(to: text)
+    }
+    text.writeJSON(raw: "]}")
+  }
+
+  private enum CodingKeys: String, CodingKey { case view, events }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(step.view, forKey: .view)
+    var events = container.nestedUnkeyedContainer(forKey: .events)
+    for event in step.events { try events.encode(event) }
   }
 }

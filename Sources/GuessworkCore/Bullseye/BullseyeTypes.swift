@@ -36,7 +36,7 @@ extension BullseyeGame {
   ///
   /// JSON: `{"type":"check","guess":{"r":10,"g":20,"b":30}}`, `{"type":"next"}`, and in free
   /// play `{"type":"newColour"}` and `{"type":"finish"}`.
-  public enum Action: Codable, Sendable, Equatable {
+  public enum Action: Codable, Sendable, Equatable, JSONTextWritable {
     /// "Check my match": scores `guess` against the target. Channels outside 0...255 are
     /// refused (`out-of-range`).
     case check(guess: RGB)
@@ -79,7 +79,7 @@ extension BullseyeGame {
 
   /// What an action caused. A target's values appear only in `scored` and `revealed`, that is
   /// once they are no longer secret. `deltaE` is rounded to one decimal, as shown.
-  public enum Event: Codable, Sendable, Equatable {
+  public enum Event: Codable, Sendable, Equatable, JSONTextWritable {
     /// A round of a normal game was scored: the target is revealed beside the guess.
     case scored(round: Int, target: RGB, guess: RGB, score: Int, deltaE: Double)
     /// Free play: a check was scored; the target stays secret.
@@ -218,7 +218,7 @@ extension BullseyeGame {
 
   /// Everything a page needs to draw the screen. While a target is being guessed it carries no
   /// value of that target: the server draws its swatch from the game's `target`.
-  public struct View: Codable, Sendable, Equatable {
+  public struct View: Codable, Sendable, Equatable, JSONTextWritable {
     public var phase: Phase
     public var isOver: Bool
     public var freePlay: Bool
@@ -258,7 +258,7 @@ extension BullseyeGame {
   }
 
   /// The figures of the end screen and the statistics.
-  public struct Summary: Codable, Sendable, Equatable {
+  public struct Summary: Codable, Sendable, Equatable, JSONTextWritable {
     public var freePlay: Bool
     public var scoring: Scoring
     /// Every scored round with target, guess, score and ΔE.

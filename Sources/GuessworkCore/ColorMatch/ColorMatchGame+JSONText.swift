@@ -4,7 +4,7 @@
 // synthesised `encode(to:)` writes, in the same order, and leaves out a nil optional as that
 // does. `CompactJSONTests` holds every state of played rounds to Foundation's encoding.
 
-extension ColorMatchGame: JSONTextWritable {
+extension ColorMatchGame {
   public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"settings":{"duration":"#)
     text.writeJSON(integer: settings.duration)

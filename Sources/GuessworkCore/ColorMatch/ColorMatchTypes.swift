@@ -46,7 +46,7 @@ extension ColorMatchGame {
   ///
   /// JSON: `{"type":"answer","match":true,"reactionMs":612}` (`reactionMs` optional; the
   /// browser's `performance.now()` difference, fractions rounded) and `{"type":"quit"}`.
-  public enum Action: Codable, Sendable, Equatable {
+  public enum Action: Codable, Sendable, Equatable, JSONTextWritable {
     /// Yes (`match: true`) or No, with the reaction time the browser measured, if any.
     case answer(match: Bool, reactionMs: Int? = nil)
     /// Ends the round now; the score stands.
@@ -108,7 +108,7 @@ extension ColorMatchGame {
   ///
   /// JSON: `{"type":"answered","trial":1,"correct":true,"score":100,"streak":1,"reactionMs":612}`
   /// and `{"type":"roundOver","reason":"timeUp","score":300}`.
-  public enum Event: Codable, Sendable, Equatable {
+  public enum Event: Codable, Sendable, Equatable, JSONTextWritable {
     /// Trial number `trial` was answered; the score and streak after it, and the reaction time
     /// kept.
     case answered(trial: Int, correct: Bool, score: Int, streak: Int, reactionMs: Int)
@@ -205,7 +205,7 @@ extension ColorMatchGame {
   }
 
   /// Everything a page needs to draw the screen at a moment.
-  public struct View: Codable, Sendable, Equatable {
+  public struct View: Codable, Sendable, Equatable, JSONTextWritable {
     public var phase: Phase
     public var isOver: Bool
     /// Milliseconds left of the countdown (0 outside it).
@@ -265,7 +265,7 @@ extension ColorMatchGame {
   }
 
   /// The end report: what research Stroop tools report, plus the game's score.
-  public struct Summary: Codable, Sendable, Equatable {
+  public struct Summary: Codable, Sendable, Equatable, JSONTextWritable {
     /// Trials answered.
     public var trials: Int
     /// Trials answered correctly.

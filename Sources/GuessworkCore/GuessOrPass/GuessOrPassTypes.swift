@@ -48,7 +48,7 @@ extension GuessOrPassGame {
   /// What the player does.
   ///
   /// JSON: `{"type":"guessed"}`, `{"type":"pass"}` and `{"type":"end"}`.
-  public enum Action: String, Codable, Sendable, Equatable, CaseIterable {
+  public enum Action: String, Codable, Sendable, Equatable, CaseIterable, JSONTextWritable {
     /// The word on screen was guessed: it counts.
     case guessed
     /// Skip the word on screen.
@@ -87,7 +87,7 @@ extension GuessOrPassGame {
   ///
   /// JSON: `{"type":"guessed","word":"Lion","score":3}`, `{"type":"passed","word":"Owl"}` and
   /// `{"type":"roundOver","reason":"timeUp","score":3}`.
-  public enum Event: Codable, Sendable, Equatable {
+  public enum Event: Codable, Sendable, Equatable, JSONTextWritable {
     /// `word` was guessed; the score after it.
     case guessed(word: String, score: Int)
     /// `word` was passed.
@@ -147,7 +147,7 @@ extension GuessOrPassGame {
   }
 
   /// Everything a page needs to draw the screen at a moment.
-  public struct View: Codable, Sendable, Equatable {
+  public struct View: Codable, Sendable, Equatable, JSONTextWritable {
     public var phase: Phase
     public var isOver: Bool
     /// Milliseconds left of the countdown (0 outside it).
@@ -188,7 +188,7 @@ extension GuessOrPassGame {
   }
 
   /// The figures the end screen and the statistics need.
-  public struct Summary: Codable, Sendable, Equatable {
+  public struct Summary: Codable, Sendable, Equatable, JSONTextWritable {
     /// Words guessed.
     public var score: Int
     /// The words guessed, in order.

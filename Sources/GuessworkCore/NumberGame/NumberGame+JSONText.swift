@@ -6,7 +6,7 @@
 // `CompactJSONTests` holds every state, view, summary, action and event of games played to a
 // win and a loss to Foundation's encoding.
 
-extension NumberGame: JSONTextWritable {
+extension NumberGame {
   public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"settings":"#)
     settings.writeJSON(to: text)

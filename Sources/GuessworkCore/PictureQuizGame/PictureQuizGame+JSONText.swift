@@ -4,7 +4,7 @@
 // writes the keys its `encode(to:)` writes (its settings' own, the rest synthesised), in the
 // same order. `CompactJSONTests` holds every state of played games to Foundation's encoding.
 
-extension PictureQuizGame: JSONTextWritable {
+extension PictureQuizGame {
   public func writeJSON(to text: JSONText) throws {
     text.writeJSON(raw: #"{"settings":{"choices":"#)
     text.writeJSON(integer: settings.choices)

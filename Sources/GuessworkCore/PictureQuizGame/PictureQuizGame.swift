@@ -106,7 +106,7 @@ public struct PictureQuizGame: Game {
 
   /// What a player does. JSON: `{"type":"choose","choice":1}` (0-based index into the shown
   /// choices), `{"type":"next"}`.
-  public enum Action: Sendable, Equatable {
+  public enum Action: Sendable, Equatable, JSONTextWritable {
     /// Taps the picture at this index of the question's `choices`.
     case choose(Int)
     /// Closes the dialog after an answer and asks the next question.
@@ -116,7 +116,7 @@ public struct PictureQuizGame: Game {
   /// What an action caused. JSON:
   /// `{"type":"answered","correct":false,"choice":1,"rightChoice":2,"score":0}`,
   /// `{"type":"nextQuestion","questionNumber":2}`, `{"type":"gameOver","score":5}`.
-  public enum Event: Sendable, Equatable {
+  public enum Event: Sendable, Equatable, JSONTextWritable {
     /// A tap was judged; `rightChoice` is the index of the right picture.
     case answered(correct: Bool, choice: Int, rightChoice: Int, score: Int)
     /// Question `questionNumber` (1-based) is now shown.
@@ -151,7 +151,7 @@ public struct PictureQuizGame: Game {
   /// Everything the screen shows. While a question waits for a tap it holds only the question
   /// (the name asked for), the pictures' ids in displayed order and the counters: nothing tells
   /// which picture is right.
-  public struct View: Codable, Sendable, Equatable {
+  public struct View: Codable, Sendable, Equatable, JSONTextWritable {
     public var phase: Phase
     public var isOver: Bool
     public var score: Int
@@ -173,7 +173,7 @@ public struct PictureQuizGame: Game {
   }
 
   /// The end screen's and the statistics' figures.
-  public struct Summary: Codable, Sendable, Equatable {
+  public struct Summary: Codable, Sendable, Equatable, JSONTextWritable {
     public var isOver: Bool
     public var score: Int
     /// Questions answered rightly.

@@ -122,16 +122,29 @@ open class JSONText {
     writeJSON(raw: "]")
   }
 
-  /// Any value, in the place of one value: as it writes itself. A value that does not is
-  /// written by the encoder that owns this text, through `Codable` (`CompactJSON` overrides
-  /// this); this class alone refuses it.
-  open func writeJSON<T: Encodable>(value: T) throws {
-    guard let writable = value as? any JSONTextWritable else {
-      throw EncodingError.invalidValue(
-        value,
-        .init(codingPath: [], debugDescription: "\(T.self) does not write its own JSON text."))
+  /// A value that writes itself, in the place of one value: a direct call.
+  public final func writeJSON(value: some JSONTextWritable) throws {
+    try value.writeJSON(to: self)
+  }
+
+  /// Any value, in the place of one value: as it writes itself if it does (the runtime is
+  /// asked, which costs a look-up: values typed as writable take the overload above), else
+  /// through ``writeJSON(codable:)``.
+  public final func writeJSON<T: Encodable>(value: T) throws {
+    if let writable = value as? any JSONTextWritable {
+      try writable.writeJSON(to: self)
+    } else {
+      try writeJSON(codable: value)
     }
-    try writable.writeJSON(to: self)
+  }
+
+  /// A value that does not write its own text, in the place of one value: written through
+  /// `Codable` by the encoder that owns this text (`CompactJSON` overrides this); this class
+  /// alone refuses it.
+  open func writeJSON<T: Encodable>(codable value: T) throws {
+    throw EncodingError.invalidValue(
+      value,
+      .init(codingPath: [], debugDescription: "\(T.self) does not write its own JSON text."))
   }
 }
 
@@ -149,6 +162,18 @@ public protocol JSONTextEncoder: Encoder {
 /// encodes at every move and every read (a game's state and view, the reply around them),
 /// where those containers were most of the encoding's time (BENCHMARKS.md).
 /// `CompactJSONTests` holds every game's text to Foundation's encoding of the same value.
+///
+/// A type may conform without writing itself: it is then written through `Codable` by the
+/// encoder that owns the text (``JSONText/writeJSON(codable:)``). Every value a game hands the
+/// server (the game, its actions, events, view and summary: ``Game``) is writable, so that the
+/// server writes each without asking the runtime whether it writes itself.
 public protocol JSONTextWritable: Encodable {
   func writeJSON(to text: JSONText) throws
+}
+
+extension JSONTextWritable {
+  /// Through `Codable`, by the encoder that owns the text.
+  public func writeJSON(to text: JSONText) throws {
+    try text.writeJSON(codable: self)
+  }
 }
