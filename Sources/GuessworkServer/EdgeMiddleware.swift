@@ -115,11 +115,17 @@ extension Request {
 
 /// A JSON answer.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-  json(
-    encoded: (try? CompactJSON.encode(value))
-      ?? Array(#"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8),
-    status: status)
+  json(encoded: (try? CompactJSON.encode(value)) ?? encodingFailed, status: status)
 }
+
+/// A JSON answer that writes itself (a game's reply), written without asking the runtime
+/// whether it does.
+func json(_ value: some JSONTextWritable, status: HTTPResponse.Status = .ok) -> Response {
+  json(encoded: (try? CompactJSON.encode(value)) ?? encodingFailed, status: status)
+}
+
+private let encodingFailed = Array(
+  #"{"error":{"code":"internal","message":"encoding failed"}}"#.utf8)
 
 /// An answer of JSON already encoded.
 func json(encoded bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {

@@ -19,49 +19,40 @@ public import GuessworkCore
 public enum CompactJSON {
   /// The JSON of `value`, as UTF-8 bytes.
   public static func encode(_ value: some Encodable) throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
-    return bytes
+    try written { try $0.writeJSON(value: value) }.bytes
   }
 
   public static func encode(_ value: some JSONTextWritable) throws -> [UInt8] {
-    var bytes: [UInt8] = []
-    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
-    return bytes
+    try written { try $0.writeJSON(value: value) }.bytes
   }
 
-  /// Appends the JSON of `value` to `bytes`: an answer that wraps a value is written in one
-  /// array, not copied from a second one.
+  /// Appends the JSON of `value` to `bytes`: an answer that wraps a value.
   public static func encode(_ value: some Encodable, appendingTo bytes: inout [UInt8]) throws {
-    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
+    try written { try $0.writeJSON(value: value) }.withBytes { bytes.append(contentsOf: $0) }
   }
 
   public static func encode(_ value: some JSONTextWritable, appendingTo bytes: inout [UInt8])
     throws
   {
-    try write(appendingTo: &bytes) { try $0.writeJSON(value: value) }
+    try written { try $0.writeJSON(value: value) }.withBytes { bytes.append(contentsOf: $0) }
   }
 
   /// The JSON of `value`, as text.
   public static func string(_ value: some Encodable) throws -> String {
-    String(decoding: try encode(value), as: UTF8.self)
+    try written { try $0.writeJSON(value: value) }.string
   }
 
   public static func string(_ value: some JSONTextWritable) throws -> String {
-    String(decoding: try encode(value), as: UTF8.self)
+    try written { try $0.writeJSON(value: value) }.string
   }
 
-  /// Appends what `write` writes, one value, every container it opened closed (1 KB made room
-  /// for in an empty array: a game's reply or state).
-  private static func write(appendingTo bytes: inout [UInt8], _ write: (Writer) throws -> Void)
-    throws
-  {
-    if bytes.isEmpty { bytes.reserveCapacity(1024) }
-    let writer = Writer(reserving: 0)
-    swap(&writer.bytes, &bytes)
-    defer { swap(&writer.bytes, &bytes) }
+  /// The text `write` writes, one value, every container it opened closed (2 KB made room for
+  /// at once: a Number game's state or reply is over 1 KB after a few guesses).
+  private static func written(_ write: (Writer) throws -> Void) throws -> JSONText {
+    let writer = Writer(reserving: 2048)
     try write(writer)
     writer.close(above: -1)
+    return writer
   }
 }
 
@@ -102,7 +93,7 @@ private final class Writer: JSONText {
   /// again when the value asks a second time.
   func open(isObject: Bool, at depth: Int) -> Int {
     if awaitingValue, frames.count == depth {
-      bytes.append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
+      append(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
       frames.append(Frame(isObject: isObject))
       awaitingValue = false
       return depth
@@ -120,12 +111,12 @@ private final class Writer: JSONText {
   /// as in `JSONEncoder`.
   func close(above frame: Int) {
     if awaitingValue {
-      bytes.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")])
+      writeJSON(raw: "{}")
       awaitingValue = false
     }
     while frames.count > frame + 1 {
       let closing = frames.removeLast()
-      bytes.append(closing.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+      append(closing.isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
     }
   }
 
@@ -135,11 +126,11 @@ private final class Writer: JSONText {
     if frames[frame].isEmpty {
       frames[frame].isEmpty = false
     } else {
-      bytes.append(UInt8(ascii: ","))
+      append(UInt8(ascii: ","))
     }
     if let key {
       writeJSON(string: key)
-      bytes.append(UInt8(ascii: ":"))
+      append(UInt8(ascii: ":"))
     }
     awaitingValue = true
   }

@@ -41,6 +41,29 @@ import Testing
     #expect(try written(message) == foundation(message))
   }
 
+  @Test func aTextGrowsAsItIsWritten() throws {
+    // From the least room a text takes, through many moves to larger memory: long strings,
+    // escapes at every size, and many small pieces.
+    let text = JSONText(reserving: 0)
+    var expected = "["
+    text.writeJSON(raw: "[")
+    for index in 0..<2_000 {
+      let piece = String(repeating: "é\"\u{1}", count: index % 37) + "\(index)"
+      if index > 0 {
+        text.writeJSON(raw: ",")
+        expected += ","
+      }
+      text.writeJSON(string: piece)
+      text.writeJSON(raw: ",")
+      text.writeJSON(integer: -index)
+      expected += String(decoding: try JSONEncoder().encode(piece), as: UTF8.self) + ",\(-index)"
+    }
+    text.writeJSON(raw: "]")
+    expected += "]"
+    #expect(text.string == expected)
+    #expect(text.bytes == Array(expected.utf8))
+  }
+
   @Test func aValueThatDoesNotWriteItselfIsRefused() throws {
     let text = JSONText()
     #expect(throws: EncodingError.self) { try text.writeJSON(value: ["plain": 1]) }
