@@ -31,12 +31,6 @@ public enum CompactJSON {
     try written { try $0.writeJSON(value: value) }.withBytes { bytes.append(contentsOf: $0) }
   }
 
-  public static func encode(_ value: some JSONTextWritable, appendingTo bytes: inout [UInt8])
-    throws
-  {
-    try written { try $0.writeJSON(value: value) }.withBytes { bytes.append(contentsOf: $0) }
-  }
-
   /// The JSON of `value`, as text.
   public static func string(_ value: some Encodable) throws -> String {
     try written { try $0.writeJSON(value: value) }.string
