@@ -477,9 +477,9 @@ struct API: Sendable {
     let version =
       record.finished == nil && advanced.changed && advanced.isOver
       ? try await saveTimeout(record, step, now: now) : record.version
-    let body = ByteBuffer(
-      bytes: try CompactJSON.encode(
-        try await reply(record, step, version: version, events: nil, request: request)))
+    let body = try CompactJSON.text(
+      try await reply(record, step, version: version, events: nil, request: request)
+    ).buffer
     // What else a read's answer holds follows from the version, but for a daily's (the
     // request's language) and a finished game's (its place among the player's bests).
     if !engine.isTimed, record.daily == nil, !step.isOver {
@@ -655,7 +655,7 @@ extension API.GameReply: JSONTextWritable {
     }
     if let daily {
       text.writeJSON(raw: #","daily":"#)
-      try text.writeJSON(value: daily)
+      try daily.writeJSON(to: text)
     }
     text.writeJSON(raw: "}")
   }

@@ -23,8 +23,10 @@ extension API {
     }
   }
 
-  /// A daily game as its replies describe it; `share` once it is over.
-  struct DailyReply: Encodable, Sendable {
+  /// A daily game as its replies describe it; `share` once it is over. Written through
+  /// Codable (`JSONTextWritable`'s default), but typed as writing itself, so the reply that
+  /// holds it (``GameReply``) hands it over without asking the runtime.
+  struct DailyReply: Encodable, Sendable, JSONTextWritable {
     struct Share: Encodable, Sendable {
       var text: String
       var url: String?

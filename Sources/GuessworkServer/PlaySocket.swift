@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import GuessworkContent
+import GuessworkCore
 import GuessworkStore
 import HTTPTypes
 import Hummingbird
@@ -79,7 +80,7 @@ struct PlaySocket: Sendable {
   }
 
   /// The answer to one message, as the bytes of a text frame.
-  func answer(_ message: WebSocketMessage, playerID: String, request: Request) async -> [UInt8] {
+  func answer(_ message: WebSocketMessage, playerID: String, request: Request) async -> ByteBuffer {
     guard case .text(let text) = message else {
       return Self.refusal(
         APIError.badRequest(
@@ -99,7 +100,8 @@ struct PlaySocket: Sendable {
     }
     do {
       let reply = try await api.move(request, playerID: playerID, id: addressed.game) { body }
-      return Self.answer(ref: addressed.ref, status: 200, key: "reply", value: reply)
+      return Self.answer(
+        ref: addressed.ref, status: 200, key: "reply", value: try? CompactJSON.text(reply))
     } catch {
       return Self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger),
@@ -114,31 +116,31 @@ struct PlaySocket: Sendable {
   }
 
   /// An error's answer: its status, and the body `POST .../actions` would have answered with.
-  static func refusal(_ error: APIError, ref: Int?, request: Request) -> [UInt8] {
+  static func refusal(_ error: APIError, ref: Int?, request: Request) -> ByteBuffer {
     answer(
       ref: ref, status: Int(error.status.code), key: "error",
-      value: error.body(in: GuessworkContent.Catalog.of(request.language)).error,
+      value: try? CompactJSON.text(
+        error.body(in: GuessworkContent.Catalog.of(request.language)).error),
       retryAfter: error.retryAfter)
   }
 
-  /// `{"ref": ref, "status": status, key: value}`, the value written as a reply is, and
-  /// `"retryAfter"` when given (where a POST's answer has `Retry-After`).
+  /// `{"ref": ref, "status": status, key: value}`, the value's text (`null` when it could not
+  /// be written) copied in once, and `"retryAfter"` when given (where a POST's answer has
+  /// `Retry-After`).
   static func answer(
-    ref: Int?, status: Int, key: String, value: some Encodable, retryAfter: Int? = nil
-  ) -> [UInt8] {
-    var bytes = Array(
-      "{\"ref\":\(ref.map(String.init) ?? "null"),\"status\":\(status),\"\(key)\":".utf8)
-    // Room for a reply (a Number game's is about 1 KB), so that it is written without growing.
-    bytes.reserveCapacity(2048)
-    let start = bytes.count
-    do {
-      try CompactJSON.encode(value, appendingTo: &bytes)
-    } catch {
-      bytes.removeSubrange(start...)
-      bytes += Array("null".utf8)
+    ref: Int?, status: Int, key: String, value: JSONText?, retryAfter: Int? = nil
+  ) -> ByteBuffer {
+    let head = "{\"ref\":\(ref.map(String.init) ?? "null"),\"status\":\(status),\"\(key)\":"
+    let tail = retryAfter.map { ",\"retryAfter\":\($0)}" } ?? "}"
+    var bytes = ByteBufferAllocator().buffer(
+      capacity: head.utf8.count + (value?.withBytes(\.count) ?? 4) + tail.utf8.count)
+    bytes.writeString(head)
+    if let value {
+      value.withBytes { _ = bytes.writeBytes($0) }
+    } else {
+      bytes.writeString("null")
     }
-    if let retryAfter { bytes += Array(",\"retryAfter\":\(retryAfter)".utf8) }
-    bytes.append(UInt8(ascii: "}"))
+    bytes.writeString(tail)
     return bytes
   }
 
@@ -150,7 +152,7 @@ struct PlaySocket: Sendable {
       })
   }
 
-  private func frame(_ bytes: [UInt8]) -> WebSocketFrame {
-    WebSocketFrame(fin: true, opcode: .text, data: ByteBuffer(bytes: bytes))
+  private func frame(_ bytes: ByteBuffer) -> WebSocketFrame {
+    WebSocketFrame(fin: true, opcode: .text, data: bytes)
   }
 }

@@ -26,9 +26,14 @@ public enum CompactJSON {
     try written { try $0.writeJSON(value: value) }.bytes
   }
 
-  /// Appends the JSON of `value` to `bytes`: an answer that wraps a value.
-  public static func encode(_ value: some Encodable, appendingTo bytes: inout [UInt8]) throws {
-    try written { try $0.writeJSON(value: value) }.withBytes { bytes.append(contentsOf: $0) }
+  /// The JSON of `value`, as the text it was written into: for a caller that copies it once
+  /// where it goes (an answer's buffer), rather than taking a copy and copying that again.
+  public static func text(_ value: some Encodable) throws -> JSONText {
+    try written { try $0.writeJSON(value: value) }
+  }
+
+  public static func text(_ value: some JSONTextWritable) throws -> JSONText {
+    try written { try $0.writeJSON(value: value) }
   }
 
   /// The JSON of `value`, as text.

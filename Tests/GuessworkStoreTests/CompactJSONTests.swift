@@ -234,16 +234,15 @@ import Testing
     #expect(throws: EncodingError.self) { try CompactJSON.encode(["x": Double.infinity]) }
   }
 
-  /// Appending a value's JSON leaves what was there, and adds what `encode` alone writes.
-  @Test func appendingWritesAfterWhatIsThere() throws {
+  /// A value's text, for a caller that copies it once where it goes, is what `encode` and
+  /// `string` give, by either overload; a value that cannot be written gives no text.
+  @Test func aValuesTextIsItsEncoding() throws {
     let value = ["b": [1, 2], "a": [3]]
-    var bytes = Array(#"{"reply":"#.utf8)
-    try CompactJSON.encode(value, appendingTo: &bytes)
-    #expect(bytes == Array(#"{"reply":"#.utf8) + (try CompactJSON.encode(value)))
-    var kept = Array("x".utf8)
-    #expect(throws: EncodingError.self) {
-      try CompactJSON.encode(["x": Double.nan], appendingTo: &kept)
-    }
-    #expect(kept.starts(with: Array("x".utf8)))
+    #expect(try CompactJSON.text(value).bytes == CompactJSON.encode(value))
+    #expect(try CompactJSON.text(value).string == CompactJSON.string(value))
+    let message = Message("number.range", ["low": 1, "high": 9])
+    #expect(
+      try CompactJSON.text(message).string == #"{"key":"number.range","args":{"low":1,"high":9}}"#)
+    #expect(throws: EncodingError.self) { try CompactJSON.text(["x": Double.nan]) }
   }
 }
