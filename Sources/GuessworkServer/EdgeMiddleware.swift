@@ -33,7 +33,9 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
       response = Self.response(
         for: error, logger: context.logger, catalog: catalogs[request.language] ?? Catalog.of(.en))
     }
-    for field in Self.securityHeaders where response.headers[field.name] == nil {
+    // Asked whether each is there, not for its value: the getter of a value joins the ones a
+    // name has, and builds a lazy sequence of them first, for every header of every answer.
+    for field in Self.securityHeaders where !response.headers.contains(field.name) {
       response.headers.append(field)
     }
     if httpsOnly { response.headers[.strictTransportSecurity] = "max-age=31536000" }
