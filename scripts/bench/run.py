@@ -1,7 +1,9 @@
 """Runs the HTTP benchmarks of scripts/bench-http against one server and prints the tables.
 
 (a) GET /ping, which touches nothing: the framework's ceiling on this machine;
-(b) the move loop (moves.lua): players create Number games and play them to the end;
+(b) the move loop (moves.lua): players create Number games and play them to the end; and
+    the same loop by a lean client in C (socket_load.c, compiled here), which POSTs the same
+    moves without wrk's Lua callbacks: the server loaded as wrk loads it in (a);
 (b') the same loop with each move sent over the player's play socket (socket_moves.py, a
      Python client), and (b'') with a lean client in C (socket_load.c, compiled here) that
      loads the server as wrk does in (a);
@@ -291,7 +293,8 @@ def main():
             process, url, seconds = start_server(options.binary, options.database_url)
             servers.append((process, url))
             start_seconds.append(seconds)
-        results = {"ceiling": [], "moves": [], "sockets": [], "lean": [], "reads": []}
+        results = {"ceiling": [], "moves": [], "lean_post": [], "sockets": [], "lean": [],
+                   "reads": []}
         database = bool(options.database_url)
         if options.moves_only:
             for number in range(1, options.runs + 1):
@@ -315,6 +318,12 @@ def main():
                                           database=database))
             results["moves"].append(wrk(servers, options.connections, options.seconds, "moves.lua",
                                         database=database))
+            # The same loop by POST from a load client as lean as wrk without Lua.
+            results["lean_post"].append(dict(
+                socket_moves.lean_loop(lean_client, servers, bench_players, options.seconds,
+                                       by_post=True),
+                p50=float("nan"), p99=float("nan"), max=float("nan"), pool_cpu_us=float("nan"),
+                database_cpu_us=float("nan")))
             # No latencies: the Python client times nothing but the whole run.
             results["sockets"].append(dict(
                 asyncio.run(socket_moves.socket_loop(servers, bench_players, options.seconds, database)),
@@ -349,6 +358,7 @@ def main():
     print("| measurement | req/s | p50 ms | p99 ms | max ms | errors | / ceiling | server CPU µs/req |")
     print("|---|---|---|---|---|---|---|---|")
     names = {"ceiling": "(a) GET /ping (ceiling)", "moves": "(b) move loop (accepted actions/s)",
+             "lean_post": "(b) the same, a lean load client (socket_load.c post)",
              "sockets": "(b') move loop over the play socket (accepted actions/s)",
              "lean": "(b'') the same, a lean load client (socket_load.c)",
              "reads": "(c) GET /api/games/{id}"}
@@ -369,7 +379,8 @@ def main():
             return "-" if value != value else f"{value:.{digits}f}"  # NaN: not timed
         print(f"| {names[key]} | {rps:,.0f} | {ms('p50', 2)} | {ms('p99', 2)} "
               f"| {ms('max', 1)} | {run_errors} | {rps / ceiling:.2f} | {cpu_text} |")
-    print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f}; "
+    print(f"\nserver CPU per move / per ping: {cpu['moves'] / cpu['ceiling']:.2f} "
+          f"({cpu['lean_post'] / cpu['ceiling']:.2f} with the lean client); "
           f"over the play socket: {cpu['sockets'] / cpu['ceiling']:.2f} "
           f"({cpu['lean'] / cpu['ceiling']:.2f} with the lean client); "
           f"per read / per ping: {cpu['reads'] / cpu['ceiling']:.2f}")
@@ -377,9 +388,11 @@ def main():
           "that wait for the lock): " + "; ".join(
         f"{median_of(results[key], 'pool_cpu_us'):.1f} µs {unit}"
         for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("reads", "a read"))))
-    print("the load client's CPU (wrk's; the socket loop's, Python's, then the lean client's): " + "; ".join(
+    print("the load client's CPU (wrk's, the lean client's by POST; over the socket Python's, then "
+          "the lean client's): " + "; ".join(
         f"{median_of(results[key], 'load_cpu_us'):.1f} µs {unit}"
-        for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("sockets", "a move over the socket"),
+        for key, unit in (("ceiling", "a ping"), ("moves", "a move"), ("lean_post", "a move by POST"),
+                          ("sockets", "a move over the socket"),
                           ("lean", "a move over the socket"), ("reads", "a read"))))
     if options.database_url:
         print(f"PostgreSQL's CPU (this machine's postgres processes) per move: "
@@ -398,9 +411,10 @@ def main():
             print(f"\n{names[key]}: unexpected statuses {' '.join(statuses) or 'none'}; "
                   f"socket errors {', '.join(socket) or 'none'}")
     if options.smoke:
-        moved = all(any(run["rps"] > 0 for run in results[key]) for key in ("moves", "sockets", "lean"))
+        moved = all(any(run["rps"] > 0 for run in results[key])
+                    for key in ("moves", "lean_post", "sockets", "lean"))
         if errors or not moved:
-            sys.exit(f"smoke: {errors} errors, the three move loops ran: {moved}")
+            sys.exit(f"smoke: {errors} errors, the four move loops ran: {moved}")
         print("\nsmoke: the benchmark runs and counts no errors")
 
 

@@ -1,4 +1,4 @@
-/* The socket move loop of socket_moves.py, as a lean load client (`--client c`).
+/* The move loop of socket_moves.py, as a lean load client.
 
    The Python client costs the machine about 80 us of CPU a move, on the same two cores as the
    server, so the server never runs at its ceiling in that loop, while GET /ping is measured
@@ -7,9 +7,15 @@
    move over the player's own WebSocket) with one thread a player and blocking sockets, for a
    few microseconds a move: the server is then loaded as wrk loads it.
 
+   With `post` last, each move is sent as moves.lua sends it instead (`POST
+   /api/games/ID/actions` over the player's keep-alive connection, with the same headers):
+   the move loop by POST without the Lua callbacks that wrk runs for every request and answer
+   of moves.lua (about twice wrk's CPU a ping), so that a move by POST is measured under the
+   same load client as a ping.
+
    cc -O2 -pthread -o socket_load socket_load.c
-   socket_load HOST PORT SERVER_PID WARMUP_S SECONDS < cookies   (one cookie a line, a player
-   each) prints one JSON object: moves, games, errors, elapsed seconds, the server's CPU
+   socket_load HOST PORT SERVER_PID WARMUP_S SECONDS [post] < cookies   (one cookie a line, a
+   player each) prints one JSON object: moves, games, errors, elapsed seconds, the server's CPU
    seconds and this process's, counted over SECONDS after WARMUP_S. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -29,6 +35,8 @@ static const char *host;
 static int port;
 static atomic_long moves, games, errors;
 static atomic_int stop;
+/* Moves by POST (`post`), not over the socket. */
+static int by_post;
 
 /* A connected TCP socket without Nagle's delay, or -1. */
 static int dial(void) {
@@ -81,22 +89,70 @@ static long number_after(const char *json, const char *key, long fallback) {
   return at ? strtol(at + strlen(key), NULL, 10) : fallback;
 }
 
-/* A new Number game over the keep-alive connection `fd`: its id into `id`; 0, or -1. */
-static int new_game(int fd, const char *cookie, char *id, size_t size) {
-  static const char body[] = "{\"game\":\"number\",\"settings\":{\"low\":0,\"high\":9999,"
-                             "\"attempts\":20}}";
-  char request[1024], head[2048], answer[8192];
-  int length = snprintf(request, sizeof request,
-                        "POST /api/games HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n"
-                        "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                        host, cookie, sizeof body - 1, body);
-  if (send_all(fd, request, (size_t)length) != 0) return -1;
-  int status = read_head(fd, head, sizeof head);
+/* A keep-alive HTTP connection and what has been received on it and not yet read. */
+struct connection {
+  int fd;
+  size_t start, end;
+  char buffer[65536];
+};
+
+/* Receives more into `c`'s buffer, moving what is unread to its start first; 0, or -1. */
+static int receive_more(struct connection *c) {
+  if (c->start > 0) {
+    memmove(c->buffer, c->buffer + c->start, c->end - c->start);
+    c->end -= c->start;
+    c->start = 0;
+  }
+  if (c->end == sizeof c->buffer) return -1;
+  ssize_t got = recv(c->fd, c->buffer + c->end, sizeof c->buffer - c->end, 0);
+  if (got <= 0) return -1;
+  c->end += (size_t)got;
+  return 0;
+}
+
+/* Reads one response from `c` (received in as few calls as the kernel allows): its status,
+   its body into `body` (NUL-terminated); or -1. */
+static int read_response(struct connection *c, char *body, size_t size) {
+  char *head_end;
+  while (!(head_end = memmem(c->buffer + c->start, c->end - c->start, "\r\n\r\n", 4)))
+    if (receive_more(c) != 0) return -1;
+  size_t head_length = (size_t)(head_end + 4 - (c->buffer + c->start));
+  char head[4096];
+  if (head_length >= sizeof head) return -1;
+  memcpy(head, c->buffer + c->start, head_length);
+  head[head_length] = 0;
   const char *field = strcasestr(head, "content-length:");
-  long bytes = field ? strtol(field + 15, NULL, 10) : -1;
-  if (status < 0 || bytes < 0 || bytes >= (long)sizeof answer) return -1;
-  if (receive_exactly(fd, answer, (size_t)bytes) != 0) return -1;
-  answer[bytes] = 0;
+  long length = field ? strtol(field + 15, NULL, 10) : -1;
+  if (length < 0 || (size_t)length >= size) return -1;
+  while (c->end - c->start < head_length + (size_t)length)
+    if (receive_more(c) != 0) return -1;
+  memcpy(body, c->buffer + c->start + head_length, (size_t)length);
+  body[length] = 0;
+  c->start += head_length + (size_t)length;
+  return atoi(head + 9);
+}
+
+/* POSTs `body` to `path` with the player's cookie, as moves.lua does; the answer's status
+   (its body in `answer`), or -1. */
+static int post(struct connection *c, const char *cookie, const char *path, const char *body,
+                char *answer, size_t size) {
+  char request[2048];
+  int length = snprintf(request, sizeof request,
+                        "POST %s HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n"
+                        "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
+                        path, host, cookie, strlen(body), body);
+  if (length < 0 || (size_t)length >= sizeof request) return -1;
+  if (send_all(c->fd, request, (size_t)length) != 0) return -1;
+  return read_response(c, answer, size);
+}
+
+/* A new Number game over the keep-alive connection `c`: its id into `id`; 0, or -1. */
+static int new_game(struct connection *c, const char *cookie, char *id, size_t size) {
+  char answer[8192];
+  int status = post(c, cookie, "/api/games",
+                    "{\"game\":\"number\",\"settings\":{\"low\":0,\"high\":9999,"
+                    "\"attempts\":20}}",
+                    answer, sizeof answer);
   const char *start = strstr(answer, "\"id\":\"");
   if (status != 201 || !start) return -1;
   start += 6;
@@ -143,21 +199,57 @@ static int receive_frame(int fd, char *into, size_t size) {
   return (head[0] & 0x0f) == 1 ? 0 : -1;
 }
 
-/* One player: new games by POST, each played to its end over the player's socket. */
+/* One move of game `id` at `version`, guessing `number`: over the socket `ws` (`ref` counts
+   the messages), or by POST over `http`. The reply's JSON is left in `answer`; 0 when the move
+   was accepted, 1 when it was refused, -1 when the connection failed. */
+static int move(struct connection *http, int ws, const char *cookie, const char *id,
+                long *ref, long version, long number, char *answer, size_t size) {
+  char text[512], path[256];
+  if (by_post) {
+    snprintf(path, sizeof path, "/api/games/%s/actions", id);
+    snprintf(text, sizeof text,
+             "{\"action\":{\"type\":\"guess\",\"number\":%ld},\"version\":%ld}", number,
+             version);
+    int status = post(http, cookie, path, text, answer, size);
+    return status < 0 ? -1 : status == 200 ? 0 : 1;
+  }
+  int length = snprintf(text, sizeof text,
+                        "{\"ref\":%ld,\"game\":\"%s\",\"version\":%ld,"
+                        "\"action\":{\"type\":\"guess\",\"number\":%ld}}",
+                        ++*ref, id, version, number);
+  if (send_frame(ws, text, (size_t)length) != 0 || receive_frame(ws, answer, size) != 0)
+    return -1;
+  if (number_after(answer, "\"status\":", 0) != 200) return 1;
+  const char *reply = strstr(answer, "\"reply\":");
+  if (!reply) return 1;
+  memmove(answer, reply, strlen(reply) + 1);
+  return 0;
+}
+
+/* One player: new games by POST, each played to its end over the player's socket (or by
+   POST). */
 static void *player(void *argument) {
   const char *cookie = argument;
-  int http = dial(), ws = dial();
-  char request[1024], head[2048], answer[16384], id[128], move[512];
-  int length = snprintf(request, sizeof request,
-                        "GET /api/play/socket HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n"
-                        "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                        "Sec-WebSocket-Version: 13\r\n\r\n",
-                        host, cookie);
-  if (http < 0 || ws < 0 || send_all(ws, request, (size_t)length) != 0 ||
-      read_head(ws, head, sizeof head) != 101) {
+  struct connection *http = calloc(1, sizeof *http);
+  if (!http) return NULL;
+  http->fd = dial();
+  int ws = by_post ? 0 : dial();
+  char request[1024], head[2048], answer[16384], id[128];
+  if (http->fd < 0 || ws < 0) {
     atomic_fetch_add(&errors, 1);
     return NULL;
+  }
+  if (!by_post) {
+    int length = snprintf(request, sizeof request,
+                          "GET /api/play/socket HTTP/1.1\r\nHost: %s\r\nCookie: %s\r\n"
+                          "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                          "Sec-WebSocket-Version: 13\r\n\r\n",
+                          host, cookie);
+    if (send_all(ws, request, (size_t)length) != 0 || read_head(ws, head, sizeof head) != 101) {
+      atomic_fetch_add(&errors, 1);
+      return NULL;
+    }
   }
   long ref = 0;
   while (!atomic_load(&stop)) {
@@ -168,25 +260,21 @@ static void *player(void *argument) {
     atomic_fetch_add(&games, 1);
     long low = 0, high = 9999, version = 0;
     while (!atomic_load(&stop)) {
-      int size = snprintf(move, sizeof move,
-                          "{\"ref\":%ld,\"game\":\"%s\",\"version\":%ld,"
-                          "\"action\":{\"type\":\"guess\",\"number\":%ld}}",
-                          ++ref, id, version, (low + high) / 2);
-      if (send_frame(ws, move, (size_t)size) != 0 ||
-          receive_frame(ws, answer, sizeof answer) != 0) {
+      int moved = move(http, ws, cookie, id, &ref, version, (low + high) / 2, answer,
+                       sizeof answer);
+      if (moved < 0) {
         atomic_fetch_add(&errors, 1);
         return NULL;
       }
-      if (number_after(answer, "\"status\":", 0) != 200) {
+      if (moved > 0) {
         atomic_fetch_add(&errors, 1);
         break;
       }
       atomic_fetch_add(&moves, 1);
-      const char *reply = strstr(answer, "\"reply\":");
-      if (!reply || strstr(reply, "\"isOver\":true")) break;
-      version = number_after(reply, "\"version\":", -1);
-      low = number_after(reply, "\"knownLow\":", low);
-      high = number_after(reply, "\"knownHigh\":", high);
+      if (strstr(answer, "\"isOver\":true")) break;
+      version = number_after(answer, "\"version\":", -1);
+      low = number_after(answer, "\"knownLow\":", low);
+      high = number_after(answer, "\"knownHigh\":", high);
     }
   }
   return NULL;
@@ -223,10 +311,11 @@ static double now(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 6) {
-    fprintf(stderr, "usage: socket_load HOST PORT SERVER_PID WARMUP_S SECONDS < cookies\n");
+  if (argc != 6 && !(argc == 7 && strcmp(argv[6], "post") == 0)) {
+    fprintf(stderr, "usage: socket_load HOST PORT SERVER_PID WARMUP_S SECONDS [post] < cookies\n");
     return 2;
   }
+  by_post = argc == 7;
   host = argv[1];
   port = atoi(argv[2]);
   char line[1024];

@@ -22,6 +22,11 @@ With --lean, also the same socket loop played by a lean load client (socket_load
 here with cc): one thread a player and blocking sockets, a few tens of µs a move against the
 Python client's 70-100, so that the server is loaded as wrk loads it in the ping run. The
 server's CPU a move is then measured in the same conditions as its CPU a ping.
+
+With --interleaved SLICES, each round takes its measurements in turn, SLICES times: a ping
+run, the HTTP move loop by wrk (moves.lua), the same loop by the lean client (each move POSTed
+as moves.lua POSTs it, without wrk's Lua callbacks, which cost about twice wrk's CPU a ping)
+and the socket loop by the lean client.
 """
 import argparse
 import asyncio
@@ -160,15 +165,17 @@ def lean_client():
     return binary
 
 
-def lean_loop(client, servers, cookies, seconds):
+def lean_loop(client, servers, cookies, seconds, by_post=False):
     """The socket move loop played by the lean client on `servers` ((process, url) pairs;
     `cookies` holds one list of players for each), one client a server, for `seconds` after a
     second's warm-up: moves a second, the moves and the servers' CPU seconds counted, the
-    servers' and the clients' CPU µs a move, errors."""
+    servers' and the clients' CPU µs a move, errors. `by_post`: the moves are POSTed, as
+    moves.lua sends them, instead of sent over the socket."""
     clients = []
     for (process, url), players in zip(servers, cookies):
         host, port = url.split("//", 1)[1].split(":")
-        client_process = subprocess.Popen([client, host, port, str(process.pid), "1", str(seconds)],
+        arguments = [client, host, port, str(process.pid), "1", str(seconds)]
+        client_process = subprocess.Popen(arguments + (["post"] if by_post else []),
                                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         # Every client is given its players (and starts) before any is waited for: the
         # clients play at once, one a server.
@@ -188,10 +195,12 @@ def lean_loop(client, servers, cookies, seconds):
 
 
 def interleaved(client, process, url, cookies, slices, seconds):
-    """`slices` turns of a ping run, the HTTP move loop and the lean socket loop, each for
-    `seconds` after a second's warm-up: the server's CPU µs a ping, a move over HTTP and a move
-    over the socket, each the CPU summed over its slices divided by their count; errors."""
-    spent = {"ping": [0.0, 0.0], "http": [0.0, 0.0], "lean": [0.0, 0.0]}
+    """`slices` turns of a ping run, the HTTP move loop (wrk), the same loop by the lean client
+    and the lean socket loop, each for `seconds` after a second's warm-up: the server's CPU µs
+    a ping, a move over HTTP (each client) and a move over the socket, each the CPU summed over
+    its slices divided by their count; errors."""
+    spent = {"ping": [0.0, 0.0], "http": [0.0, 0.0], "lean_post": [0.0, 0.0],
+             "lean": [0.0, 0.0]}
     errors = 0
     for _ in range(slices):
         for key, script, path in (("ping", None, "/ping"), ("http", "moves.lua", "")):
@@ -199,10 +208,11 @@ def interleaved(client, process, url, cookies, slices, seconds):
             spent[key][0] += part["cpu_seconds"]
             spent[key][1] += part["count"]
             errors += part["errors"]
-        lean = lean_loop(client, [(process, url)], [cookies], seconds)
-        spent["lean"][0] += lean["cpu_seconds"]
-        spent["lean"][1] += lean["moves"]
-        errors += lean["errors"]
+        for key, by_post in (("lean_post", True), ("lean", False)):
+            lean = lean_loop(client, [(process, url)], [cookies], seconds, by_post)
+            spent[key][0] += lean["cpu_seconds"]
+            spent[key][1] += lean["moves"]
+            errors += lean["errors"]
     result = {key: run.microseconds_each(cpu, count) for key, (cpu, count) in spent.items()}
     result["errors"] = errors
     return result
@@ -324,13 +334,15 @@ def interleaved_rounds(options):
             sys.exit(f"errors: {row['errors']}")
         rows.append(row)
         print(f"round {round_ + 1}: ping {row['ping']:.1f} µs of server CPU; a move over HTTP "
-              f"{row['http']:.1f} µs ({row['http'] / row['ping']:.2f} x a ping); over the socket "
-              f"(lean client) {row['lean']:.1f} µs ({row['lean'] / row['ping']:.2f} x a ping)",
-              flush=True)
+              f"{row['http']:.1f} µs ({row['http'] / row['ping']:.2f} x a ping), with the lean "
+              f"client {row['lean_post']:.1f} µs ({row['lean_post'] / row['ping']:.2f} x a ping); "
+              f"over the socket (lean client) {row['lean']:.1f} µs "
+              f"({row['lean'] / row['ping']:.2f} x a ping)", flush=True)
     ratios = {key: statistics.median(row[key] / row["ping"] for row in rows)
-              for key in ("http", "lean")}
+              for key in ("http", "lean_post", "lean")}
     print(f"\nmedians of {len(rows)} rounds of {options.interleaved} slices of "
-          f"{options.seconds} s: a move over HTTP {ratios['http']:.2f} x a ping, over the socket "
+          f"{options.seconds} s: a move over HTTP {ratios['http']:.2f} x a ping "
+          f"({ratios['lean_post']:.2f} with the lean client), over the socket "
           f"{ratios['lean']:.2f} x a ping")
 
 
