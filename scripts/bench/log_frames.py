@@ -36,8 +36,7 @@ if layout == 'key':
 elif layout == 'rowid':
     c.execute('CREATE TABLE actions (game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE, version INTEGER NOT NULL, action TEXT NOT NULL, at BIGINT NOT NULL)')
     c.execute('CREATE UNIQUE INDEX actions_by_game ON actions (game_id, version)')
-elif layout == 'none':
-    pass
+MOVES_A_GAME = 13  # halving 0...9999
 rnd = random.Random(1)
 seq = [0]
 def gid():
@@ -55,7 +54,7 @@ c.execute('begin')
 for p in players: new_game(p, t)
 c.execute('commit')
 def walsize(): return os.path.getsize(path + '-wal')
-frames = []; moves = 0
+frames = []
 B = int(sys.argv[2]) if len(sys.argv) > 2 else 28
 for step in range(3000):
     t += 2
@@ -64,14 +63,14 @@ for step in range(3000):
     c.execute('begin immediate')
     for p in batch:
         g, v = live[p]
-        if v + 1 >= 13:
+        finishing = v + 1 >= MOVES_A_GAME
+        if finishing:
             c.execute('UPDATE games SET state=?, version=?, updated_at=?, finished_at=?, score=?, summary=? WHERE id=? AND version=? AND finished_at IS NULL', (state(v+1), v+1, t, t, 5, 'y'*1350, g, v))
         else:
             c.execute('UPDATE games SET state=?, version=?, updated_at=? WHERE id=? AND version=? AND finished_at IS NULL', (state(v+1), v+1, t, g, v))
         if layout != 'none':
             c.execute('INSERT INTO actions (game_id, version, action, at) VALUES (?,?,?,?)', (g, v+1, '{"type":"guess","number":%d}' % rnd.randrange(10000), t))
-        moves += 1
-        if v + 1 >= 13: new_game(p, t)
+        if finishing: new_game(p, t)
         else: live[p] = (g, v+1)
     c.execute('commit')
     after = walsize()
