@@ -53,7 +53,10 @@ public protocol Game: Codable, Sendable, Equatable, JSONTextWritable {
   static var dailySettings: Settings { get }
   /// How a finished game went, in a line or two of emoji and numbers that tell no answer (no
   /// secret number, word, colour value or picture name): what a daily result shares.
-  static func shareLine(_ summary: Summary, score: Int) -> String
+  static func shareLine(_ summary: Summary, score: Int) -> Message
+  /// A daily score as results, shares and leaderboards show it ("4/7" for Number's attempts
+  /// used); by default the score itself.
+  static func dailyResult(score: Int) -> String
 
   /// Starts a game. Throws when a setting is invalid or the content cannot make a game.
   init(settings: Settings, content: Content, seed: UInt64, at now: Instant) throws(SettingError)
@@ -105,7 +108,10 @@ extension Game {
   public var handback: Handback { Handback() }
   public var swatch: String? { nil }
   public static var dailySettings: Settings { Settings() }
-  public static func shareLine(_ summary: Summary, score: Int) -> String { "Score \(score)" }
+  public static func dailyResult(score: Int) -> String { "\(score)" }
+  public static func shareLine(_ summary: Summary, score: Int) -> Message {
+    Message("share.score", ["score": .int(score)])
+  }
 
   /// The figures of `finished` (oldest first), tallied.
   public static func figures(_ finished: [FinishedRecord<Summary>]) -> [Figure] {

@@ -210,7 +210,9 @@ public struct DailySet: Sendable {
     _ engine: any GameEngine, daily: DailyTag, summary: String, score: Int, link: String?,
     in catalog: Catalog
   ) -> String {
-    let line = engine.shareLine(summary: summary, score: score) ?? "\(score)"
+    let line = catalog.render(
+      engine.shareLine(summary: summary, score: score)
+        ?? Message("share.score", ["score": .int(score)]))
     let heading = catalog(
       daily.counted ? "daily.share" : "daily.share.archive",
       [

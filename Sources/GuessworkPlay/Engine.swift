@@ -115,7 +115,9 @@ public protocol GameEngine: Sendable {
   func startDaily(content: SuppliedContent, seed: UInt64, at now: Instant, gameID: String)
     throws -> (Step, settings: String)
   /// The share line of a finished game, from its encoded summary.
-  func shareLine(summary: String, score: Int) -> String?
+  func shareLine(summary: String, score: Int) -> Message?
+  /// A daily score as results and boards show it (``Game/dailyResult(score:)``).
+  func dailyResult(score: Int) -> String
   /// A request body `{"settings": {...}}` from settings typed as text (`name=value`, the
   /// terminal's), each read and checked by its field.
   func settingsBody(_ typed: [(name: String, value: String)]) throws -> Data
@@ -371,6 +373,14 @@ public struct Engine<G: Game>: GameEngine {
   /// that is no setting of this game is refused, not ignored: a misspelt setting would
   /// otherwise start a game the player did not ask for.
   public func settings(from body: PlainJSON.Document) throws -> G.Settings {
+    do {
+      return try readSettings(from: body)
+    } catch let error as SettingError {
+      throw PlayError.invalidSetting(error)
+    }
+  }
+
+  private func readSettings(from body: PlainJSON.Document) throws -> G.Settings {
     // A plain body's settings through Codable, and the names given in them straight from
     // the parsed document (a second pass through Codable for the names, with a second parse
     // of the body for the server's own members, made reading it half as dear again: engine
@@ -451,7 +461,9 @@ public struct Engine<G: Game>: GameEngine {
     return try started(game, gameID: gameID, at: now)
   }
 
-  public func shareLine(summary: String, score: Int) -> String? {
+  public func dailyResult(score: Int) -> String { G.dailyResult(score: score) }
+
+  public func shareLine(summary: String, score: Int) -> Message? {
     (try? JSONDecoder().decode(G.Summary.self, from: Data(summary.utf8))).map {
       G.shareLine($0, score: score)
     }

@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+public import GuessworkCore
 public import GuessworkStore
 
 /// Who a player is, the same for the server and the terminal: a random 256-bit token (the
@@ -59,15 +60,15 @@ public enum PlayerIdentity {
 
   /// A name that breaks the rules, with what is wrong.
   public struct NameError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+    public let message: Message
+    public var description: String { message.description }
   }
 
   /// A name of 1...24 characters (and at most 96 bytes) after trimming, with no control
   /// characters or line breaks (``StoredText``).
   public static func validName(_ raw: String) throws(NameError) -> String {
     do {
-      return try StoredText(field: "name", characters: nameLimit).clean(raw)
+      return try StoredText(field: "text.field.name", characters: nameLimit).clean(raw)
     } catch {
       throw NameError(message: error.message)
     }

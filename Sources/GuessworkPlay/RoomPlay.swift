@@ -48,9 +48,13 @@ extension RoomKind {
 
   /// `json` read as settings of type `S`; a value out of its range is an invalid setting.
   static func checkedSettings<S: GameSettings>(_ type: S.Type, _ json: String) throws -> S {
-    let settings = try JSONDecoder().decode(S.self, from: Data(json.utf8))
-    do { try settings.validate() } catch { throw RoomPlayError.invalidSetting(error) }
-    return settings
+    do {
+      let settings = try JSONDecoder().decode(S.self, from: Data(json.utf8))
+      try settings.validate()
+      return settings
+    } catch let error as SettingError {
+      throw RoomPlayError.invalidSetting(error)
+    }
   }
 }
 
@@ -198,11 +202,15 @@ public struct MatchView: Encodable, Sendable {
     public var view: (any Encodable & Sendable)?
     public var answered: Int
     public var players: Int
-    /// In the reveal, on a phone: what this player scored in the round.
+    /// In the reveal, on a phone: what this player scored in the round. During a round of many
+    /// answers (a Color Match run), what they have scored so far.
     public var points: Int?
+    /// During a round of many answers, on the shared screen: how many each player has
+    /// answered, by player id.
+    public var progress: [String: Int]?
 
     enum CodingKeys: String, CodingKey {
-      case number, of, startedAt, endsAt, remainingMs, view, answered, players, points
+      case number, of, startedAt, endsAt, remainingMs, view, answered, players, points, progress
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -216,6 +224,7 @@ public struct MatchView: Encodable, Sendable {
       try container.encode(answered, forKey: .answered)
       try container.encode(players, forKey: .players)
       try container.encodeIfPresent(points, forKey: .points)
+      try container.encodeIfPresent(progress, forKey: .progress)
     }
   }
 
@@ -237,8 +246,12 @@ public struct MatchView: Encodable, Sendable {
     public var view: any Encodable & Sendable
     public var teamScores: [Int]
     public var endsAt: Int64?
+    /// Between turns, the next turn's team and holder.
+    public var next: NextTurn?
 
-    enum CodingKeys: String, CodingKey { case team, holder, number, of, view, teamScores, endsAt }
+    enum CodingKeys: String, CodingKey {
+      case team, holder, number, of, view, teamScores, endsAt, next
+    }
 
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: CodingKeys.self)
@@ -249,6 +262,7 @@ public struct MatchView: Encodable, Sendable {
       try view.encode(to: container.superEncoder(forKey: .view))
       try container.encode(teamScores, forKey: .teamScores)
       try container.encodeIfPresent(endsAt, forKey: .endsAt)
+      try container.encodeIfPresent(next, forKey: .next)
     }
   }
 
@@ -256,6 +270,14 @@ public struct MatchView: Encodable, Sendable {
     public var number: Int
     public var players: [String]
     public var score: Int
+    /// The team's place, best first; teams with equal scores share it.
+    public var rank: Int
+  }
+
+  /// Between turns: who holds the phone next.
+  public struct NextTurn: Encodable, Sendable {
+    public var team: Int
+    public var holder: String
   }
 
   enum CodingKeys: String, CodingKey { case phase, round, reveal, turn, teams }
@@ -302,6 +324,13 @@ struct RoundsDriver<G: RoomPlayable>: MatchDriver {
       remainingMs: max(0, match.endsAt.milliseconds(since: now)),
       view: shown.map { $0.view(at: now) }, answered: answered.count,
       players: match.players.count)
+    if match.phase == .question, G.scoresUnfinishedRounds {
+      if let viewer, let game = match.games[viewer] {
+        round.points = game.roundPoints(elapsedMs: 0, limitMs: match.limitMs)
+      } else if viewer == nil {
+        round.progress = match.games.compactMapValues(\.roundProgress)
+      }
+    }
     var reveal: MatchView.RevealView?
     if match.phase == .reveal, let last = match.results.last {
       round.remainingMs = 0
@@ -309,7 +338,9 @@ struct RoundsDriver<G: RoomPlayable>: MatchDriver {
       reveal = MatchView.RevealView(
         results: match.players.compactMap { id in
           last[id].map {
-            .init(id: id, points: $0.points, answered: $0.answered, correct: $0.points > 0)
+            .init(
+              id: id, points: $0.points, answered: $0.answered,
+              correct: match.games[id]?.isRoundRight(points: $0.points) ?? false)
           }
         })
     }
@@ -362,11 +393,16 @@ struct TeamsDriver: MatchDriver {
     let scores = match.teamScores
     let turn = MatchView.TurnView(
       team: match.team, holder: match.holder, number: match.turn + 1, of: match.turns,
-      view: shown, teamScores: scores, endsAt: match.nextChange(after: now)?.milliseconds)
+      view: shown, teamScores: scores, endsAt: match.nextChange(after: now)?.milliseconds,
+      next: match.upNext.map { .init(team: $0.team, holder: $0.holder) })
+    let ranks = Dictionary(
+      match.teamStandings.map { (Int($0.id) ?? 0, $0.rank) }, uniquingKeysWith: { a, _ in a })
     return MatchView(
       phase: match.phase == .turn ? "turn" : match.phase == .turnOver ? "turnOver" : "over",
       turn: match.phase == .over ? nil : turn,
-      teams: match.teams.enumerated().map { .init(number: $0, players: $1, score: scores[$0]) },
+      teams: match.teams.enumerated().map {
+        .init(number: $0, players: $1, score: scores[$0], rank: ranks[$0] ?? 1)
+      },
       standings: match.standings, answered: [])
   }
 

@@ -355,6 +355,8 @@ public struct RoomView: Encodable, Sendable {
   public var teams: [MatchView.TeamView]?
   public var standings: [Entry]?
   public var podium: [Entry]?
+  /// On a team game's podium: the teams, best first (ties share a rank).
+  public var teamPodium: [MatchView.TeamView]?
 
   public struct You: Encodable, Sendable {
     public var id: String
@@ -471,6 +473,8 @@ extension RoomState {
       round: room.phase == .playing ? matchView?.round : nil,
       reveal: room.phase == .playing ? matchView?.reveal : nil,
       turn: room.phase == .playing ? matchView?.turn : nil,
-      teams: matchView?.teams, standings: entries, podium: onPodium ? entries : nil)
+      teams: matchView?.teams, standings: entries, podium: onPodium ? entries : nil,
+      teamPodium: onPodium
+        ? matchView?.teams?.sorted { ($0.rank, $0.number) < ($1.rank, $1.number) } : nil)
   }
 }

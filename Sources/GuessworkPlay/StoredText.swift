@@ -1,4 +1,5 @@
 import Foundation
+public import GuessworkCore
 
 /// The one rule for every text a player gives that is kept (names, category names and words,
 /// reminder titles and places): trimmed, within a number of characters and of bytes, and with
@@ -9,7 +10,7 @@ import Foundation
 /// a NUL (and SQLite cuts the text there) and BEL or ESC would reach terminals and calendar
 /// files as they are.
 public struct StoredText: Sendable {
-  /// The field's name, as a client sends it ("title").
+  /// The catalog key of the field's name as a player reads it (`text.field.title`: "title").
   public let field: String
   /// The most characters (extended grapheme clusters, as people count them).
   public let characters: Int
@@ -23,10 +24,16 @@ public struct StoredText: Sendable {
     self.bytes = bytes ?? characters * 4
   }
 
-  /// What is wrong with a text, in a sentence that names the field.
+  /// What is wrong with a text, in a sentence of the catalogs that names the field.
   public struct Problem: Error, Equatable, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+    public let message: Message
+    public var description: String { message.description }
+  }
+
+  private func problem(_ what: String, _ args: Message.Arguments = [:]) -> Problem {
+    var args = args
+    args["field"] = .key(field)
+    return Problem(message: Message(what, args))
   }
 
   /// `raw` trimmed (and, with `collapsingSpaces`, its runs of white space made one space), or
@@ -38,21 +45,17 @@ public struct StoredText: Sendable {
     let spaced = collapsingSpaces ? raw.replacingOccurrences(of: "\t", with: " ") : raw
     let trimmed = spaced.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.unicodeScalars.contains(where: Self.isForbidden) {
-      throw Problem(message: "\(field) must not contain control characters or line breaks.")
+      throw problem("text.controlCharacters")
     }
     let text =
       collapsingSpaces
       ? trimmed.split(whereSeparator: \.isWhitespace).joined(separator: " ") : trimmed
-    guard !text.isEmpty else { throw Problem(message: "\(field) must not be empty.") }
+    guard !text.isEmpty else { throw problem("text.empty") }
     guard text.count <= characters else {
-      throw Problem(
-        message: "\(field) must be at most \(characters) characters (it has \(text.count)).")
+      throw problem("text.tooLong", ["limit": .int(characters), "length": .int(text.count)])
     }
     guard text.utf8.count <= bytes else {
-      throw Problem(
-        message:
-          "\(field) is too long in bytes: at most \(bytes) (it has \(text.utf8.count)); fewer accents or symbols fit."
-      )
+      throw problem("text.tooManyBytes", ["limit": .int(bytes), "length": .int(text.utf8.count)])
     }
     return text
   }

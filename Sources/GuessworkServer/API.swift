@@ -517,13 +517,14 @@ struct API: Sendable {
   /// Applies the action `body()` gives (`{"version": N, "action": {...}}`) to the game `id` of
   /// `request`'s player, and stores it before it answers: for `POST .../actions` and for each
   /// message of the play socket (``PlaySocket``), whose `request` is the one that opened it and
-  /// whose player (`playerID`) was found when it opened.
+  /// whose player (`playerID`) was found when it opened, and which counted the message against
+  /// the rate limit already (`counted`).
   func move(
-    _ request: Request, playerID: String? = nil, id: String,
+    _ request: Request, playerID: String? = nil, id: String, counted: Bool = false,
     body: () async throws -> PlainJSON.Document
   ) async throws -> GameReply {
     var (record, engine) = try await ownGame(request, id: id, toMove: true, playerID: playerID)
-    try limiter.admit(.moves, key: record.playerID)
+    if !counted { try limiter.admit(.moves, key: record.playerID) }
     let body = try await body()
     let asked = try engine.read(body: body)
     // Another instance may have moved the game since this one last wrote it.

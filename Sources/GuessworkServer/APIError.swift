@@ -86,36 +86,41 @@ struct APIError: Error, Sendable {
 }
 
 extension DecodingError {
-  /// Says what is wrong with a request body in words, with the path to the bad field.
-  var explanation: String {
-    func path(_ keys: [any CodingKey]) -> String {
+  /// Says what is wrong with a request body, in a sentence of the catalogs (area `api`) with
+  /// the path to the bad field: "name must be a string.", in the request's language.
+  var explanation: Message {
+    func path(_ keys: [any CodingKey]) -> Message.Argument {
       let names = keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-      return names.isEmpty ? "the body" : names.joined(separator: ".")
+      return names.isEmpty ? .key("error.body.whole") : .text(names.joined(separator: "."))
     }
     switch self {
     case .typeMismatch(let type, let context):
-      return "\(path(context.codingPath)) must be \(Self.describe(type))."
+      return Message(
+        "error.body.type", ["path": path(context.codingPath), "type": Self.describe(type)])
     case .valueNotFound(let type, let context):
-      return "\(path(context.codingPath)) must be \(Self.describe(type)), not null."
+      return Message(
+        "error.body.null", ["path": path(context.codingPath), "type": Self.describe(type)])
     case .keyNotFound(let key, let context):
-      return "\(path(context.codingPath + [key])) is missing."
+      return Message("error.body.missing", ["path": path(context.codingPath + [key])])
     case .dataCorrupted(let context):
-      if context.codingPath.isEmpty { return "The body is not valid JSON." }
-      return "\(path(context.codingPath)): \(context.debugDescription)"
+      if context.codingPath.isEmpty { return Message("error.body.notJSON") }
+      return Message(
+        "error.body.invalid",
+        ["path": path(context.codingPath), "detail": .text(context.debugDescription)])
     @unknown default:
-      return "The body does not have the expected shape."
+      return Message("error.body.shape")
     }
   }
 
-  private static func describe(_ type: Any.Type) -> String {
+  private static func describe(_ type: Any.Type) -> Message.Argument {
     switch type {
-    case is String.Type: "a string"
-    case is Bool.Type: "true or false"
-    case is Int.Type, is Int64.Type, is UInt64.Type: "a whole number"
-    case is Double.Type: "a number"
+    case is String.Type: .key("error.body.a.string")
+    case is Bool.Type: .key("error.body.a.bool")
+    case is Int.Type, is Int64.Type, is UInt64.Type: .key("error.body.a.integer")
+    case is Double.Type: .key("error.body.a.number")
     default:
       String(describing: type).hasPrefix("Array") || String(describing: type).hasPrefix("[")
-        ? "an array" : "an object"
+        ? .key("error.body.a.array") : .key("error.body.a.object")
     }
   }
 }

@@ -105,6 +105,7 @@ public func buildApplication(
     responder: responder,
     server: try serverBuilder(
       configuration.tls, requestDeadline: .seconds(Int64(configuration.requestDeadlineSeconds)),
+      firstRequestDeadline: .seconds(Int64(configuration.firstRequestSeconds)),
       sockets: sockets, logger: logger),
     configuration: .init(
       address: .hostname(configuration.host, port: configuration.port), serverName: "Guesswork"),
@@ -141,27 +142,34 @@ public func buildApplication(
 
 /// HTTP/1.1 (with WebSocket upgrades for the routes of `sockets`), over TLS when given a
 /// certificate. A client that stops sending mid-request (or never sends its body), or takes
-/// longer than `requestDeadline` to send one, is let go.
+/// longer than `requestDeadline` to send one, is let go; so is a connection whose first request
+/// head has not arrived within `firstRequestDeadline`, and a malformed first head gets a 400
+/// (``FirstRequestGuard``).
 func serverBuilder(
   _ tls: ServerConfiguration.TLSFiles?, requestDeadline: TimeAmount,
-  sockets: Router<GuessworkContext>, logger: Logger
+  firstRequestDeadline: TimeAmount, sockets: Router<GuessworkContext>, logger: Logger
 ) throws -> HTTPServerBuilder {
-  let http = HTTPServerBuilder.http1WebSocketUpgrade(
-    webSocketRouter: sockets,
-    configuration: .init(
-      http1: .init(
-        additionalChannelHandlers: [
-          RequestDeadlineHandler(deadline: requestDeadline, logger: logger)
-        ],
-        idleTimeout: .seconds(30)),
-      ws: .init(maxFrameSize: Rooms.maxMessage, autoPing: .enabled(timePeriod: .seconds(30)))))
+  let webSockets = sockets.buildResponder()
+  let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+    http1: .init(
+      additionalChannelHandlers: [
+        RequestDeadlineHandler(deadline: requestDeadline, logger: logger)
+      ],
+      idleTimeout: .seconds(30)),
+    ws: .init(maxFrameSize: Rooms.maxMessage, autoPing: .enabled(timePeriod: .seconds(30))))
+  let http = HTTPServerBuilder { responder in
+    GuardedUpgradeChannel(
+      upgrade: HTTP1WebSocketUpgradeChannel(
+        responder: responder, webSocketResponder: webSockets, configuration: configuration),
+      deadline: firstRequestDeadline, logger: logger)
+  }
   guard let tls else { return http }
-  let configuration = TLSConfiguration.makeServerConfiguration(
+  let tlsConfiguration = TLSConfiguration.makeServerConfiguration(
     certificateChain: try NIOSSLCertificate.fromPEMFile(tls.certificateChain).map {
       .certificate($0)
     },
     privateKey: .privateKey(try NIOSSLPrivateKey(file: tls.privateKey, format: .pem)))
-  return try .tls(http, tlsConfiguration: configuration)
+  return try .tls(http, tlsConfiguration: tlsConfiguration)
 }
 
 /// The wall clock, in milliseconds: the time every action is applied at.

@@ -28,6 +28,9 @@ public struct ServerConfiguration: Sendable {
   public var expirySweep: Duration? = .seconds(1)
   /// How long a request may take to arrive whole (its head and body), in seconds.
   public var requestDeadlineSeconds = 30
+  /// How long a new connection may take to send its first request head, in seconds: a
+  /// connection that sends nothing (or trickles its head) is closed then.
+  public var firstRequestSeconds = 10
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
   /// without rebuilding).
   public var publicDirectory: String?
@@ -69,7 +72,7 @@ public struct ServerConfiguration: Sendable {
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
   /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_I18N_DIR`, `GUESSWORK_DATAMUSE`
   /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
-  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY`, `GUESSWORK_REQUEST_DEADLINE` (seconds) and `GUESSWORK_RATE_LIMITS`; what is unset keeps its default.
+  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY`, `GUESSWORK_REQUEST_DEADLINE` (seconds), `GUESSWORK_FIRST_REQUEST_SECONDS` and `GUESSWORK_RATE_LIMITS`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -102,6 +105,9 @@ public struct ServerConfiguration: Sendable {
       environment["GUESSWORK_RATE_LIMITS"].flatMap { try? RateLimits.parse($0) } ?? .standard
     if let seconds = environment["GUESSWORK_REQUEST_DEADLINE"].flatMap(Int.init), seconds > 0 {
       configuration.requestDeadlineSeconds = seconds
+    }
+    if let seconds = environment["GUESSWORK_FIRST_REQUEST_SECONDS"].flatMap(Int.init), seconds > 0 {
+      configuration.firstRequestSeconds = seconds
     }
     if let certificate = environment["GUESSWORK_TLS_CERT"], !certificate.isEmpty,
       let key = environment["GUESSWORK_TLS_KEY"], !key.isEmpty

@@ -17,7 +17,7 @@ enum CustomCategoryRules {
 
   /// The name, trimmed, or a message that says what is wrong.
   static func validName(_ raw: String) throws -> String {
-    try checked(StoredText(field: "name", characters: nameLimit), raw)
+    try checked(StoredText(field: "text.field.name", characters: nameLimit), raw)
   }
 
   /// All the words of a category together, in bytes: 500 words of 40 bytes.
@@ -29,8 +29,7 @@ enum CustomCategoryRules {
     do {
       return try rule.clean(raw, collapsingSpaces: collapsingSpaces)
     } catch {
-      throw APIError(
-        .badRequest, "invalid-category", "error.detail", ["detail": .text(error.message)])
+      throw APIError(.badRequest, "invalid-category", [error.message])
     }
   }
 
@@ -39,7 +38,7 @@ enum CustomCategoryRules {
   static func validWords(_ raw: [String]) throws -> [String] {
     var seen = Set<String>()
     var words: [String] = []
-    let rule = StoredText(field: "each word", characters: wordLimit)
+    let rule = StoredText(field: "text.field.eachWord", characters: wordLimit)
     for entry in raw where !entry.allSatisfy(\.isWhitespace) {
       let word = try checked(rule, entry, collapsingSpaces: true)
       guard !WordCleaning.containsBlockedWord(word) else {

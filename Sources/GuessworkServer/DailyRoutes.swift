@@ -81,6 +81,8 @@ extension API {
     var state: String
     var gameId: String?
     var score: Int?
+    /// The score as the result reads ("4/7": Number's attempts used).
+    var result: String?
     var streak: StreakView?
   }
 
@@ -146,7 +148,9 @@ extension API {
         emoji: engine.entry.emoji,
         page: engine.entry.page, number: DailyCalendar.number(day),
         state: play == nil ? "new" : play?.score == nil ? "playing" : "done",
-        gameId: play?.gameID, score: play?.score, streak: view(streaks[engine.kind.rawValue]))
+        gameId: play?.gameID, score: play?.score,
+        result: play?.score.map { engine.dailyResult(score: $0) },
+        streak: view(streaks[engine.kind.rawValue]))
     }
     return json(
       DailyOverview(
@@ -207,11 +211,13 @@ extension API {
       var name: String
       var avatarURL: String?
       var score: Int
+      var result: String
       var you: Bool?
     }
     struct You: Encodable {
       var rank: Int
       var score: Int
+      var result: String
       var of: Int
     }
     var game: String
@@ -275,9 +281,14 @@ extension API {
           .init(
             rank: $0.rank, name: $0.name,
             avatarURL: $0.hasAvatar ? "/api/players/\($0.playerID)/avatar" : nil,
-            score: $0.score, you: $0.playerID == playerID ? true : nil)
+            score: $0.score, result: engine.dailyResult(score: $0.score),
+            you: $0.playerID == playerID ? true : nil)
         },
-        you: board.mine.map { .init(rank: $0.rank, score: $0.score, of: board.players) }))
+        you: board.mine.map {
+          .init(
+            rank: $0.rank, score: $0.score, result: engine.dailyResult(score: $0.score),
+            of: board.players)
+        }))
   }
 
   struct ArchiveView: Encodable {
@@ -286,6 +297,7 @@ extension API {
       var number: Int
       var today: Bool?
       var score: Int?
+      var result: String?
     }
     var game: String
     var days: [Day]
@@ -303,7 +315,8 @@ extension API {
     let days = stride(from: today, through: DailyCalendar.launch, by: -1).map { day in
       ArchiveView.Day(
         date: DailyCalendar.date(day), number: DailyCalendar.number(day),
-        today: day == today ? true : nil, score: scores[day])
+        today: day == today ? true : nil, score: scores[day],
+        result: scores[day].map { engine.dailyResult(score: $0) })
     }
     return json(ArchiveView(game: engine.kind.rawValue, days: days))
   }

@@ -73,7 +73,7 @@ struct EdgeMiddleware<Context: RequestContext>: RouterMiddleware {
     case let error as APIError:
       return error
     case let error as DecodingError:
-      return .badRequest(detail: error.explanation)
+      return APIError(.badRequest, "bad-request", [error.explanation])
     case let error as HTTPError:
       return APIError(
         error.status, Self.code(for: error.status),

@@ -52,6 +52,11 @@ struct PlaySocket: Sendable {
         try? await outbound.close(.policyViolation, reason: "no player")
         return
       }
+      // A revoked key closes its sockets (sign-out, a new key).
+      let registration = api.identity.sockets.add(token: Identity.token(of: request)) {
+        try? await outbound.close(.policyViolation, reason: "signed out")
+      }
+      defer { api.identity.sockets.remove(registration) }
       do {
         for try await message in inbound.messages(maxSize: Self.maxMessage) {
           let answer = await answer(message, playerID: playerID, request: request)
@@ -81,6 +86,10 @@ struct PlaySocket: Sendable {
 
   /// The answer to one message, as the bytes of a text frame.
   func answer(_ message: WebSocketMessage, playerID: String, request: Request) async -> ByteBuffer {
+    // Every message counts against the player's moves, as a POST of a move does, whether it
+    // moves a game or not: junk sent as fast as a socket allows would otherwise cost the
+    // server answers (and look-ups of games that are not there) without limit.
+    if let limited = limited(playerID: playerID, request: request) { return limited }
     guard case .text(let text) = message else {
       return Self.refusal(
         APIError.badRequest(
@@ -99,13 +108,28 @@ struct PlaySocket: Sendable {
         ref: Self.ref(in: body.bytes), request: request)
     }
     do {
-      let reply = try await api.move(request, playerID: playerID, id: addressed.game) { body }
+      let reply = try await api.move(
+        request, playerID: playerID, id: addressed.game, counted: true
+      ) { body }
       return Self.answer(
         ref: addressed.ref, status: 200, key: "reply", value: try? CompactJSON.text(reply))
     } catch {
       return Self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger),
         ref: addressed.ref, request: request)
+    }
+  }
+
+  /// The rate limit's refusal when the player's moves are over it, else nil (the message
+  /// counted).
+  func limited(playerID: String, request: Request) -> ByteBuffer? {
+    do {
+      try api.limiter.admit(.moves, key: playerID)
+      return nil
+    } catch {
+      return Self.refusal(
+        EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger), ref: nil,
+        request: request)
     }
   }
 

@@ -17,6 +17,8 @@ struct Identity: Sendable {
   let store: any GuessworkStore
   let secureCookies: Bool
   let knownPlayers = KnownPlayers()
+  /// The sockets open here by key, closed when their key is revoked.
+  let sockets = KeySockets()
 
   /// The token in this request's cookie, if it has the shape of one (the last one, when the
   /// cookie is sent twice). Read straight from the header: every move and read asks, and
@@ -181,7 +183,7 @@ enum PlayerRules {
     do {
       return try PlayerIdentity.validName(raw)
     } catch {
-      throw APIError(.badRequest, "invalid-name", "error.detail", ["detail": .text(error.message)])
+      throw APIError(.badRequest, "invalid-name", [error.message])
     }
   }
 

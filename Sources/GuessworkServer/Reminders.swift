@@ -18,7 +18,7 @@ enum ReminderRules {
     do {
       return try rule.clean(raw)
     } catch {
-      throw APIError.badRequest(detail: error.message)
+      throw APIError(.badRequest, "bad-request", [error.message])
     }
   }
   static let perPlayer = 100
@@ -269,10 +269,10 @@ extension API {
     let language = PlayerView(player).preferences.language.spoken ?? request.language
     let title = try ReminderRules.clean(
       input.title ?? GuessworkContent.Catalog.of(language)("reminder.defaultTitle"),
-      StoredText(field: "title", characters: ReminderRules.titleLimit))
+      StoredText(field: "text.field.title", characters: ReminderRules.titleLimit))
     let place = try ReminderRules.clean(
       input.place ?? City.fallback.name,
-      StoredText(field: "place", characters: ReminderRules.placeLimit))
+      StoredText(field: "text.field.place", characters: ReminderRules.placeLimit))
     guard let (startsAt, offset) = ReminderRules.parseStart(input.start) else {
       throw APIError.badRequest("error.reminder.start")
     }

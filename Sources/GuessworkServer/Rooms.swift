@@ -103,6 +103,11 @@ final class Rooms: Sendable {
       do {
         let code = try Self.code(context.requestContext)
         let viewer = try await self.viewer(request, code: code)
+        // A revoked key closes its sockets (sign-out, a new key).
+        let registration = self.api.identity.sockets.add(token: Identity.token(of: request)) {
+          try? await outbound.close(.policyViolation, reason: "signed out")
+        }
+        defer { self.api.identity.sockets.remove(registration) }
         try await self.serve(
           code: code, viewer: viewer, link: self.link(code: code, request: request),
           inbound: inbound, outbound: outbound)
@@ -190,8 +195,9 @@ final class Rooms: Sendable {
     _ = try await api.body(of: request, limit: 1024)
     guard let player = try await store.player(id: playerID) else { throw APIError.noPlayer }
     let state = try await change(code) { state, now in
-      try state.room.join(playerID, name: player.name, hasAvatar: player.hasAvatar, at: now)
-      state.version += 1
+      if try state.room.join(playerID, name: player.name, hasAvatar: player.hasAvatar, at: now) {
+        state.version += 1
+      }
       return RoomOutcome()
     }
     return json(await view(of: state, for: .player(playerID), request: request))
@@ -206,6 +212,14 @@ final class Rooms: Sendable {
     var random = SystemRandomNumberGenerator()
     let seed = random.next()
     let content = input.action == .start ? try await startContent(code, playerID, request) : nil
+    // A choice is checked as a start would check it, so that a name no game can play (a deck
+    // that is not there, another player's category, 15,000 characters) never reaches the
+    // phones: its content must be found for the host.
+    if case .choose(let choice) = input.action, let kind = RoomKinds.kind(choice.kind),
+      try await load(code).room.isHost(playerID)
+    {
+      _ = try await choiceContent(choice, kind: kind, for: playerID, request: request)
+    }
     let state = try await change(code) { state, now in
       try state.apply(
         input.action, by: playerID, version: input.version, body: body, content: content,
@@ -222,6 +236,13 @@ final class Rooms: Sendable {
     guard let choice = state.room.choice, let kind = RoomKinds.kind(choice.kind),
       state.room.isHost(playerID)
     else { return nil }
+    return try await choiceContent(choice, kind: kind, for: playerID, request: request)
+  }
+
+  /// The content `choice` plays, found for the host `playerID` in their language.
+  private func choiceContent(
+    _ choice: Room.Choice, kind: any RoomKind, for playerID: String, request: Request
+  ) async throws -> SuppliedContent {
     let isDeck = kind.contentNeed == .deck
     return try await api.supply(
       kind.contentNeed, playerID: playerID,
@@ -518,8 +539,9 @@ extension APIError {
       switch refusal.code {
       case .closed: .gone
       case .full, .wrongPhase, .noGame, .tooFewPlayers, .roundClosed, .answered, .notKicked,
-        .refused:
+        .alreadyRemoved, .hostStays, .refused:
         .conflict
+      case .noSuchPlayer: .notFound
       case .kicked, .notHost, .notMember, .notPlaying, .notYourTurn: .forbidden
       case .badChoice: .badRequest
       }

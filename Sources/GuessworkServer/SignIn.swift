@@ -68,9 +68,13 @@ extension API {
         NewLinkCode(code: code, path: "/link.html#\(code)", expiresAt: expiresAt), status: .created)
     }
     router.post("/api/me/sign-out") { request, _ in
-      if let token = Identity.token(of: request) { try await signOut(token: token) }
+      // JSON or nothing, like every JSON route: a cross-site form cannot sign a visitor out.
+      _ = try await body(of: request)
       var response = Response(status: .noContent)
-      response.setCookie(identity.signedOutCookie)
+      if let token = Identity.token(of: request) {
+        try await signOut(token: token)
+        response.setCookie(identity.signedOutCookie)
+      }
       return response
     }
     router.post("/api/me/token") { request, _ in
@@ -82,6 +86,7 @@ extension API {
           PlayerIdentity.hash(old), with: PlayerIdentity.hash(token), at: clock().milliseconds)
       else { throw APIError.noPlayer }
       identity.knownPlayers.forget(old)
+      await identity.sockets.revoke(old)
       var response = json(PlayerView(player))
       response.setCookie(identity.cookie(for: token))
       return response
@@ -92,6 +97,7 @@ extension API {
   private func signOut(token: String) async throws {
     try await store.removeToken(PlayerIdentity.hash(token))
     identity.knownPlayers.forget(token)
+    await identity.sockets.revoke(token)
   }
 
   private static func codeHash(_ code: String) throws -> String {

@@ -130,7 +130,7 @@ final class Recorder {
     do {
       return try PlayerIdentity.validName(raw)
     } catch {
-      throw TerminalError(error.message)
+      throw TerminalError(Speech.say(error.message))
     }
   }
 

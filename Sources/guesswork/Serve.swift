@@ -5,6 +5,10 @@ import Hummingbird
 import Logging
 import NIOPosix
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `guesswork serve`: the server, with nothing to set up.
 struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -16,7 +20,7 @@ struct Serve: AsyncParsableCommand {
       Every option can also come from the environment: GUESSWORK_HOST, GUESSWORK_PORT, \
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
       GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST, GUESSWORK_HTTPS=1, \
-      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE, \
+      GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE, GUESSWORK_FIRST_REQUEST_SECONDS, \
       GUESSWORK_PUBLIC_DIR and GUESSWORK_I18N_DIR (pages and catalogs from folders); \
       GUESSWORK_MALLOC=system keeps glibc's malloc where jemalloc is installed.
       With --https it serves HTTPS with a certificate it makes once for this machine's names and \
@@ -93,6 +97,7 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
+    raiseOpenFilesLimit()
     Allocator.preferJemalloc()
     var configuration = ServerConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
     if let host { configuration.host = host }
@@ -167,3 +172,19 @@ struct Serve: AsyncParsableCommand {
     configuration.localCA = files
   }
 }
+
+/// Lets the server hold as many connections as the system allows this process: the soft limit
+/// of open files (often 1,024) goes up to the hard one. Every connection, idle or a room's
+/// socket, holds a file; at the soft limit new ones, `/healthz` among them, are refused.
+func raiseOpenFilesLimit() {
+  var limit = rlimit()
+  guard getrlimit(openFilesResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+  limit.rlim_cur = limit.rlim_max
+  _ = setrlimit(openFilesResource, &limit)
+}
+
+#if canImport(Glibc)
+  private let openFilesResource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+#else
+  private let openFilesResource = RLIMIT_NOFILE
+#endif

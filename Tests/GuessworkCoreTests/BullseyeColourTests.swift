@@ -140,8 +140,8 @@ struct BullseyeColourTests {
     arguments: [
       (0.0, "not perceptible"), (1.0, "not perceptible"), (1.0001, "visible on close look"),
       (2.0, "visible on close look"), (2.05, "visible at a glance"),
-      (10.0, "visible at a glance"), (10.1, "more similar than opposite"),
-      (49.0, "more similar than opposite"), (49.01, "opposite colours"),
+      (10.0, "visible at a glance"), (10.1, "clearly different"),
+      (49.0, "clearly different"), (49.01, "opposite colours"),
       (100.0, "opposite colours"),
     ])
   func meanings(deltaE: Double, label: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import GuessworkContent
 import Testing
 
 @testable import GuessworkCore
@@ -371,5 +372,19 @@ struct GuessOrPassGameTests {
         #expect(r == g)
       }
     }
+  }
+
+  @Test("The share line is said in the player's language", arguments: [Language.en, .es, .ru])
+  func shareLineLanguage(language: Language) throws {
+    var game = try round()
+    _ = try game.apply(.guessed, at: at(play + 1000))
+    _ = try game.apply(.pass, at: at(play + 2000))
+    _ = try game.apply(.end, at: at(play + 3000))
+    let line = Catalog.of(language).render(GP.shareLine(game.summary, score: game.score))
+    let expected: [Language: String] = [
+      .en: "✅ 1 guessed · ⏭️ 1 passed", .es: "✅ 1 acertadas · ⏭️ 1 pasadas",
+      .ru: "✅ угадано: 1 · ⏭️ пропущено: 1",
+    ]
+    #expect(line == expected[language])
   }
 }

@@ -225,6 +225,74 @@ struct RoomTests {
     #expect(match.phase == .question)
   }
 
+  @Test(
+    "Color Match in a room: one wall clock; fast right answers all score, the run ends for all at once"
+  )
+  func colorMatchWallClock() throws {
+    let players = ["a", "b", "c", "d"]
+    var match = try RoundsMatch<ColorMatchGame>(
+      settings: .init(duration: 60), content: (), seed: 11, players: players, at: t0)
+    let end = at(ColorMatchGame.countdownMs + 60_000)
+    #expect(match.endsAt == end)
+    var random = SeededRandom(seed: 4)
+    // Each player answers every card right, 0.6 to 0.9 s after it shows, until the run is out.
+    var next = Dictionary(
+      uniqueKeysWithValues: players.map { ($0, at(ColorMatchGame.countdownMs)) })
+    var answered: [String: Int] = [:]
+    while match.phase == .question {
+      let (player, shown) = try #require(
+        next.filter { match.doneAt[$0.key] == nil }.min { $0.value < $1.value })
+      let now = shown.advanced(by: Int64(600 + random.index(below: 301)))
+      _ = match.tick(at: now, active: Set(players))
+      guard match.phase == .question, match.doneAt[player] == nil else { break }
+      let right = match.games[player]!.current.isMatch
+      try match.play(player, round: 0, .answer(match: right, reactionMs: nil), at: now)
+      answered[player, default: 0] += 1
+      next[player] = now.advanced(by: Int64(ColorMatchGame.Settings().feedbackMs))
+    }
+    if match.phase == .question { _ = match.tick(at: end, active: Set(players)) }
+    #expect(match.phase == .reveal)
+    for player in players {
+      let result = try #require(match.results[0][player])
+      #expect(result.answered)
+      #expect(result.points >= 500 * answered[player]!, "every right card scores 500 to 1000")
+      #expect(match.doneAt[player] == end, "the run ends at one moment for everyone")
+      #expect(match.games[player]!.records.count == answered[player]!)
+    }
+    // About 60 s / (0.75 s + 0.5 s of feedback): the feedback counts on the wall clock.
+    #expect((40...60).contains(answered["a"]!))
+  }
+
+  @Test("Color Match in a room: a player who leaves mid-run keeps the cards they answered")
+  func colorMatchLeaver() throws {
+    var match = try RoundsMatch<ColorMatchGame>(
+      settings: .init(duration: 30), content: (), seed: 12, players: ["a", "b"], at: t0)
+    let now = at(ColorMatchGame.countdownMs + 800)
+    let right = match.games["a"]!.current.isMatch
+    try match.play("a", round: 0, .answer(match: right, reactionMs: 700), at: now)
+    // "a" leaves; "b" plays on to the end.
+    _ = match.tick(at: at(ColorMatchGame.countdownMs + 30_000), active: ["b"])
+    #expect(match.phase == .reveal)
+    let result = try #require(match.results[0]["a"])
+    #expect(result.points == RoomScoring.speedPoints(elapsedMs: 700, limitMs: 2000))
+    #expect(match.results[0]["b"]?.points == 0)
+  }
+
+  @Test("Bullseye in a room: a colour beyond ΔE 10 scores its points but is not called right")
+  func bullseyeRight() throws {
+    var match = try RoundsMatch<BullseyeGame>(
+      settings: .init(rounds: 1), content: (), seed: 2, players: ["near", "far"], at: t0)
+    let target = match.games["near"]!.target
+    try match.play("near", round: 0, .check(guess: target), at: at(2_000))
+    let far = RGB(r: 255 - target.r, g: 255 - target.g, b: 255 - target.b)
+    try match.play("far", round: 0, .check(guess: far), at: at(3_000))
+    _ = match.tick(at: at(3_000), active: ["near", "far"])
+    #expect(match.games["near"]!.isRoundRight(points: match.results[0]["near"]!.points))
+    let farGame = match.games["far"]!
+    #expect(farGame.rounds[0].deltaE > 10)
+    #expect(!farGame.isRoundRight(points: match.results[0]["far"]!.points))
+  }
+
   // MARK: Teams
 
   func teams(_ players: [String], teams: Int = 2, onScreen: Bool = false) throws -> TeamMatch {
@@ -278,5 +346,22 @@ struct RoomTests {
     #expect(!shown.contains(first))
     #expect(match.standings.map(\.score) == [2, 2, 0, 0])
     #expect(match.standings.map(\.rank) == [1, 1, 3, 3])
+  }
+
+  @Test("Between turns the next team and holder are known; teams rank with ties shared")
+  func teamPodium() throws {
+    var match = try teams(["a", "b", "c", "d"])
+    #expect(match.upNext == nil, "nothing is next during a turn")
+    try match.play("a", .guessed, at: at(6_000))
+    try match.play("a", .end, at: at(7_000))
+    let next = try #require(match.upNext)
+    #expect(next.team == 1 && next.holder == "b")
+    #expect(match.teamStandings.map(\.id) == ["0", "1"])
+    #expect(match.teamStandings.map(\.rank) == [1, 2])
+    try match.next(at: at(8_000))
+    try match.play("b", .guessed, at: at(14_000))
+    try match.play("b", .end, at: at(15_000))
+    #expect(match.upNext?.team == 0 && match.upNext?.holder == "c")
+    #expect(match.teamStandings.map(\.rank) == [1, 1], "a tie shares first place")
   }
 }

@@ -93,7 +93,7 @@ extension Player {
   /// secret (so its score is 5 − wrong), or loses it (`wrong` ≥ 5: score 0).
   func playNumber(secret: Int, wrong: Int) async throws -> GameReply {
     var game = try await daily(.number)
-    for _ in 0..<min(wrong, 5) where !game.isOver {
+    for _ in 0..<min(wrong, 7) where !game.isOver {
       let low = try #require(game.view["knownLow"]?.int)
       let high = try #require(game.view["knownHigh"]?.int)
       // The end of the open range that is not the secret.
@@ -281,15 +281,16 @@ struct DailyTests {
       let secret = try #require(first.summary?["secret"]?.int)
       var players: [(Player, Int)] = [(scout, first.score)]
       var names = ["Scout"]
-      // Then: two perfect games (5), one with a miss (4), and 20 losses (0).
-      for (name, wrong) in [("Ana", 0), ("Bo", 0), ("Cy", 1)] + (1...20).map({ ("P\($0)", 5) }) {
+      // Then: two perfect games (7: the daily gives seven attempts), one with a miss (6), and
+      // 20 losses (0).
+      for (name, wrong) in [("Ana", 0), ("Bo", 0), ("Cy", 1)] + (1...20).map({ ("P\($0)", 7) }) {
         // Ties are listed by who got there first.
         clock.advance(seconds: 1)
         let player = try await Player.join(client, name: name)
         players.append((player, try await player.playNumber(secret: secret, wrong: wrong).score))
         names.append(name)
       }
-      #expect(players.map(\.1)[1...3] == [5, 5, 4])
+      #expect(players.map(\.1)[1...3] == [7, 7, 6])
       let scores = players.map(\.1)
       func rank(_ score: Int) -> Int { 1 + scores.filter { $0 > score }.count }
       for (player, score) in players {
@@ -298,6 +299,8 @@ struct DailyTests {
         #expect(board["entries"]?.array.count == 20)
         let you = try #require(board["you"])
         #expect(you["score"]?.int == score)
+        // Attempts used of the seven, not a bare score.
+        #expect(you["result"]?.string == (score > 0 ? "\(8 - score)/7" : "X/7"))
         #expect(you["rank"]?.int == rank(score))
         #expect(you["of"]?.int == players.count)
       }
@@ -324,9 +327,9 @@ struct DailyTests {
       let sameWeek =
         DailyCalendar.week(DailyCalendar.day(of: clock.now))
         == DailyCalendar.week(DailyCalendar.day(of: clock.now) - 1)
-      #expect(week["you"]?["score"]?.int == (sameWeek ? 4 : 0) + second.score)
+      #expect(week["you"]?["score"]?.int == (sameWeek ? 6 : 0) + second.score)
       let allTime = try await cy.get("/api/daily/number/leaderboard?period=all")
-      #expect(allTime["you"]?["score"]?.int == max(4, second.score))
+      #expect(allTime["you"]?["score"]?.int == max(6, second.score))
       let bad = try await cy.send(.get, "/api/daily/number/leaderboard?period=year")
       #expect(bad.status == .badRequest)
     }
@@ -338,11 +341,11 @@ struct DailyTests {
       let ana = try await Player.join(client)
       let number = DailyCalendar.number(DailyCalendar.day(of: clock.now))
       let lines: [GameKind: String] = [
-        .number: #"^(⬆️|⬇️|✅)+ (\d|X)/5$"#,
-        .colorMatch: #"^(🟩\d+|🟥\d+)( (🟩\d+|🟥\d+))*( …)? · -?\d+ · \d+/\d+$"#,
+        .number: #"^(⬆️|⬇️|✅)+ (\d|X)/7$"#,
+        .colorMatch: #"^(🟩\d+|🟥\d+)( (🟩\d+|🟥\d+))*( …)? · \d+ of \d+ right · score -?\d+$"#,
         .bullseye: #"^[🎯🟩🟨🟧🟥]{5} \d+/500$"#,
         .guessOrPass: #"^✅ 2 guessed · ⏭️ 1 passed$"#,
-        .pictureQuiz: #"^[🟩🟥]+ \d+/\d+ · \d+$"#,
+        .pictureQuiz: #"^[🟩🟥]+ \d+ of (\d+) right · score \d+ of \1$"#,
       ]
       for kind in Self.kinds {
         var game = try await ana.daily(kind)

@@ -81,6 +81,46 @@ struct LanguageTests {
     }
   }
 
+  @Test(
+    "A body's mistakes are said in the request's language, a setting of the wrong kind names its range",
+    arguments: ["ru", "es", "en"])
+  func bodyErrors(language: String) async throws {
+    let catalog = Catalog.of(Language(acceptLanguage: language) ?? .en)
+    let settingWords = catalog.render(
+      Message("setting.invalid.allowed.integer", ["setting": "attempts", "low": 1, "high": 20]))
+    try await withServer(.sqlite) { client, _ in
+      let ana = try await Player.join(client)
+      func refusal(_ method: HTTPRequest.Method, _ uri: String, _ body: String) async throws
+        -> ErrorReply.Detail
+      {
+        let response = try await Self.send(ana, method, uri, json: body, language: language)
+        #expect(response.status == .badRequest, "\(body)")
+        return try Self.error(response)
+      }
+      let empty = try await refusal(.post, "/api/players", #"{"name": ""}"#)
+      #expect(
+        empty.message == catalog.render(Message("text.empty", ["field": .key("text.field.name")])))
+      let number = try await refusal(.post, "/api/players", #"{"name": 5}"#)
+      #expect(
+        number.message
+          == catalog.render(
+            Message("error.body.type", ["path": "name", "type": .key("error.body.a.string")])))
+      let broken = try await refusal(.post, "/api/players", #"{"name": "#)
+      #expect(broken.message == catalog.render(Message("error.body.notJSON")))
+      for wrongKind in ["2.5", #""five""#, "true"] {
+        let setting = try await refusal(
+          .post, "/api/games", #"{"game":"number","settings":{"attempts":\#(wrongKind)}}"#)
+        #expect(setting.code == "invalid-setting")
+        #expect(setting.message == settingWords)
+      }
+      if language != "en" {
+        #expect(
+          empty.message
+            != Catalog.of(.en).render(Message("text.empty", ["field": .key("text.field.name")])))
+      }
+    }
+  }
+
   @Test("Russian errors are not English ones")
   func russianDiffers() {
     for key in ["error.unknownGame", "error.staleVersion", "number.refusal.outOfRange"] {

@@ -253,9 +253,9 @@ ROUND = {"en": "Colour {n} of 2", "es": "Color {n} de 2", "ru": "Цвет {n} и
 NEXT = {"en": ("Next colour", "See my results"), "es": ("Siguiente color", "Ver mis resultados"),
         "ru": ("Следующий цвет", "Показать результаты")}
 BANDS = {
-    "en": ["Spot on", "Very close", "Close", "Alike", "Far apart"],
-    "es": ["Exacto", "Muy cerca", "Cerca", "Parecido", "Muy lejos"],
-    "ru": ["В точку", "Очень близко", "Близко", "Похоже", "Далеко"],
+    "en": ["Spot on", "Very close", "Close", "Different", "Far apart"],
+    "es": ["Exacto", "Muy cerca", "Cerca", "Distinto", "Muy lejos"],
+    "ru": ["В точку", "Очень близко", "Близко", "Мимо", "Далеко"],
 }
 
 

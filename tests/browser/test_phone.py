@@ -417,7 +417,7 @@ def test_bullseye_says_how_close_in_plain_words(player):
     assert plain in ("Nobody could tell your colour from the target.",
                      "Only a close look tells your colour from the target.",
                      "Close! The difference shows at a glance.",
-                     "Your colour is clearly different, but still like the target.",
+                     "Your colour is clearly different from the target.",
                      "Your colour is far from the target: nearly its opposite."), plain
     # The exact difference is one tap away, with what the number means.
     assert not player.d.find_element(By.ID, "result-exact").is_displayed()
@@ -429,7 +429,7 @@ def test_bullseye_says_how_close_in_plain_words(player):
     headers = [th.text for th in player.d.find_elements(By.CSS_SELECTOR, "#over th")]
     assert headers == ["#", "Target", "Yours", "How close", "Score"]
     closeness = player.text("#history td:nth-child(4)")
-    assert re.match(r"^(Spot on|Very close|Close|Alike|Far apart)\nΔE \d+\.\d$", closeness), closeness
+    assert re.match(r"^(Spot on|Very close|Close|Different|Far apart)\nΔE \d+\.\d$", closeness), closeness
     assert axe_violations(player) == []
 
 

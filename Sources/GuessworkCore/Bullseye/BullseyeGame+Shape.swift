@@ -33,7 +33,7 @@ extension BullseyeGame {
 
   /// A square per colour by its score (🎯 100, 🟩 90 and up, 🟨 75, 🟧 50, 🟥 below), then
   /// the total: never a colour's values.
-  public static func shareLine(_ summary: Summary, score: Int) -> String {
+  public static func shareLine(_ summary: Summary, score: Int) -> Message {
     let squares = summary.rounds.map { round in
       switch round.score {
       case 100...: "🎯"
@@ -43,7 +43,9 @@ extension BullseyeGame {
       default: "🟥"
       }
     }.joined()
-    return "\(squares) \(summary.total)/\(summary.maxTotal)"
+    return Message(
+      "bullseye.share",
+      ["squares": .text(squares), "total": .int(summary.total), "max": .int(summary.maxTotal)])
   }
 
   /// The target, which the player must see; its values never travel in a view, so a client

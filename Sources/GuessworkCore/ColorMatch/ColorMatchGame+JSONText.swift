@@ -43,6 +43,9 @@ extension ColorMatchGame {
       text.writeJSON(string: ending.reason.rawValue)
       text.writeJSON(raw: "}")
     }
+    if let wallClock {
+      text.writeJSON(raw: wallClock ? #","wallClock":true"# : #","wallClock":false"#)
+    }
     text.writeJSON(raw: "}")
   }
 }

@@ -51,7 +51,7 @@ extension ColorMatchGame {
 
   /// The runs of right (🟩) and wrong (🟥) answers with their lengths, then the score and
   /// the right answers: "🟩7 🟥1 🟩5 · 1100 · 12/13".
-  public static func shareLine(_ summary: Summary, score: Int) -> String {
+  public static func shareLine(_ summary: Summary, score: Int) -> Message {
     var runs: [(correct: Bool, length: Int)] = []
     for trial in summary.trialRecords {
       if let last = runs.last, last.correct == trial.correct {
@@ -63,7 +63,12 @@ extension ColorMatchGame {
     let shown = runs.prefix(8).map { "\($0.correct ? "🟩" : "🟥")\($0.length)" }
     let more = runs.count > 8 ? " …" : ""
     let line = shown.isEmpty ? "–" : shown.joined(separator: " ") + more
-    return "\(line) · \(score) · \(summary.correct)/\(summary.trials)"
+    return Message(
+      "color-match.share",
+      [
+        "runs": .text(line), "score": .int(score), "correct": .int(summary.correct),
+        "trials": .int(summary.trials),
+      ])
   }
 }
 

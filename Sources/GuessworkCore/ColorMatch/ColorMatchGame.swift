@@ -45,6 +45,10 @@ public struct ColorMatchGame: Game {
   var streak: Int
   var bestStreak: Int
   var ending: Ending?
+  /// In a room the run's clock is the wall clock, the same for every phone: it starts when the
+  /// countdown ends and runs through each answer's feedback, so that every run ends at one
+  /// moment (nil: the solo clock, which runs only while a trial waits).
+  var wallClock: Bool?
 
   /// How and when a round ended.
   struct Ending: Codable, Equatable, Sendable {
@@ -101,6 +105,20 @@ public struct ColorMatchGame: Game {
 
   var durationMs: Int64 { Int64(settings.duration) * 1000 }
 
+  /// Runs the clock on the wall from now on (see `wallClock`); a room's rounds call it as the
+  /// game is dealt.
+  mutating func runOnWallClock() { wallClock = true }
+
+  /// When a wall-clock run's time is up: its countdown, then its whole duration.
+  var wallClockEnd: Instant? {
+    wallClock == true ? createdAt.advanced(by: Self.countdownMs + durationMs) : nil
+  }
+
+  /// Round-clock time spent by `now` on the wall clock.
+  private func wallSpentMs(at now: Instant) -> Int64 {
+    max(0, now.milliseconds(since: createdAt.advanced(by: Self.countdownMs)))
+  }
+
   /// Where the timeline stands at `now`, derived without changing anything.
   enum Moment: Equatable {
     case countdown(remainingMs: Int64)
@@ -113,6 +131,10 @@ public struct ColorMatchGame: Game {
 
   func moment(at now: Instant) -> Moment {
     if let ending { return .over(at: ending.at) }
+    if let end = wallClockEnd {
+      if now >= end { return .over(at: end) }
+      if now >= shownAt { return .waiting(spentMs: wallSpentMs(at: now)) }
+    }
     if now < shownAt {
       let remaining = shownAt.milliseconds(since: now)
       return records.isEmpty
@@ -213,6 +235,7 @@ public struct ColorMatchGame: Game {
     case .feedback(let remaining):
       view.phase = .feedback
       view.feedbackRemainingMs = Int(remaining)
+      if wallClock == true { spent = wallSpentMs(at: now) }
     case .waiting(let spentMs):
       spent = spentMs
       view.phase = .trial

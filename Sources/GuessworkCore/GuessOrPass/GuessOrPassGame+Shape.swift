@@ -24,8 +24,10 @@ extension GuessOrPassGame {
   public static func figures(_ tally: Figure.Bests) -> [Figure] { Figure.bests(tally) }
 
   /// How many words were guessed and passed, never which.
-  public static func shareLine(_ summary: Summary, score: Int) -> String {
-    "✅ \(summary.guessed.count) guessed · ⏭️ \(summary.passed.count) passed"
+  public static func shareLine(_ summary: Summary, score: Int) -> Message {
+    Message(
+      "guess-or-pass.share",
+      ["guessed": .int(summary.guessed.count), "passed": .int(summary.passed.count)])
   }
 
   /// The words the round has shown, dealt last in this player's next rounds.

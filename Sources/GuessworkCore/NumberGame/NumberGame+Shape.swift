@@ -49,7 +49,7 @@ extension NumberGame {
 
   /// Each guess as the hint it got (⬆️ higher, ⬇️ lower, ✅ found), then the attempts used
   /// of those allowed ("X" for a loss): never a number.
-  public static func shareLine(_ summary: Summary, score: Int) -> String {
+  public static func shareLine(_ summary: Summary, score: Int) -> Message {
     let hints = summary.guesses.map { guess in
       switch guess.hint {
       case .higher: "⬆️"
@@ -57,8 +57,26 @@ extension NumberGame {
       case .correct: "✅"
       }
     }.joined()
-    let used = summary.won ? "\(summary.attemptsUsed)" : "X"
-    return "\(hints) \(used)/\(summary.attemptsAllowed)"
+    return Message(
+      "number.share",
+      [
+        "hints": .text(hints), "result": .text(resultText(summary)),
+      ])
+  }
+
+  /// Attempts used of those allowed, "4/7", or "X/7" for a loss: how a daily result reads.
+  public static func resultText(_ summary: Summary) -> String {
+    "\(summary.won ? "\(summary.attemptsUsed)" : "X")/\(summary.attemptsAllowed)"
+  }
+
+  /// The daily puzzle gives seven attempts for 0...99: halving always wins (⌈log2 100⌉ = 7),
+  /// so it rewards skill, not luck. The solo default stays the original app's five.
+  public static var dailySettings: Settings { Settings(low: 0, high: 99, attempts: 7) }
+
+  /// A score as a daily result reads: attempts used of the daily's seven ("X/7" for a loss).
+  public static func dailyResult(score: Int) -> String {
+    let allowed = dailySettings.attempts
+    return score > 0 ? "\(allowed - score + 1)/\(allowed)" : "X/\(allowed)"
   }
 }
 

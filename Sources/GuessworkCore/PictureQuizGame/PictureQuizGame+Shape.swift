@@ -27,12 +27,17 @@ extension PictureQuizGame {
 
   /// A square per question answered, 🟩 right and 🟥 wrong, then the right answers and the
   /// score (which a wrong answer lowers): never a picture's name.
-  public static func shareLine(_ summary: Summary, score: Int) -> String {
+  public static func shareLine(_ summary: Summary, score: Int) -> Message {
     let wrong = Set(summary.missed.map(\.questionNumber))
     let squares = (1...max(1, summary.answered)).prefix(summary.answered).map {
       wrong.contains($0) ? "🟥" : "🟩"
     }.joined()
-    return "\(squares) \(summary.correct)/\(summary.questions) · \(score)"
+    return Message(
+      "picture-quiz.share",
+      [
+        "squares": .text(squares), "correct": .int(summary.correct),
+        "questions": .int(summary.questions), "score": .int(score),
+      ])
   }
 }
 

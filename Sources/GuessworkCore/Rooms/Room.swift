@@ -110,12 +110,17 @@ public struct Room: Codable, Sendable, Equatable {
   // MARK: Joining and leaving
 
   /// Joins, or comes back (after leaving, or with another device: same identity, same place).
+  /// Returns whether anything changed: a member who is in the room already, with the same name
+  /// and avatar, changes nothing (a phone's reconnect must not move the room on).
+  @discardableResult
   public mutating func join(_ id: String, name: String, hasAvatar: Bool = false, at now: Instant)
-    throws(RoomRefusal)
+    throws(RoomRefusal) -> Bool
   {
     guard phase != .closed else { throw RoomRefusal(.closed) }
     if let index = members.firstIndex(where: { $0.id == id }) {
       guard !members[index].kicked else { throw RoomRefusal(.kicked) }
+      let member = members[index]
+      if !member.left, member.name == name, member.hasAvatar == hasAvatar { return false }
       if members[index].left {
         guard present.count < limit else { throw RoomRefusal(.full, ["limit": .int(limit)]) }
       }
@@ -129,6 +134,7 @@ public struct Room: Codable, Sendable, Equatable {
           id: id, name: name, hasAvatar: hasAvatar, joinedAt: now, kicked: false, left: false))
     }
     lastActivity = now
+    return true
   }
 
   public mutating func leave(_ id: String, at now: Instant) throws(RoomRefusal) {
@@ -142,9 +148,11 @@ public struct Room: Codable, Sendable, Equatable {
   /// The host removes a player; they cannot join again until readmitted.
   public mutating func kick(_ id: String, by actor: String, at now: Instant) throws(RoomRefusal) {
     try requireHost(actor)
-    guard let index = members.firstIndex(where: { $0.id == id }), !members[index].kicked else {
-      throw RoomRefusal(.notMember)
+    guard id != host else { throw RoomRefusal(.hostStays) }
+    guard let index = members.firstIndex(where: { $0.id == id }) else {
+      throw RoomRefusal(.noSuchPlayer)
     }
+    guard !members[index].kicked else { throw RoomRefusal(.alreadyRemoved) }
     members[index].kicked = true
     lastActivity = now
   }
@@ -154,9 +162,10 @@ public struct Room: Codable, Sendable, Equatable {
     throws(RoomRefusal)
   {
     try requireHost(actor)
-    guard let index = members.firstIndex(where: { $0.id == id }), members[index].kicked else {
-      throw RoomRefusal(.notKicked)
+    guard let index = members.firstIndex(where: { $0.id == id }) else {
+      throw RoomRefusal(.noSuchPlayer)
     }
+    guard members[index].kicked else { throw RoomRefusal(.notKicked) }
     guard present.count < limit else { throw RoomRefusal(.full, ["limit": .int(limit)]) }
     members[index].kicked = false
     members[index].left = false
@@ -246,6 +255,11 @@ public struct RoomRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case kicked
     case notMember = "not-in-room"
     case notKicked = "not-kicked"
+    /// Kicking or readmitting a player the room has never had.
+    case noSuchPlayer = "no-such-player"
+    case alreadyRemoved = "already-removed"
+    /// The host cannot be removed from their own room.
+    case hostStays = "host-cannot-be-removed"
     case notHost = "not-host"
     case wrongPhase = "wrong-phase"
     case noGame = "no-game-chosen"

@@ -15,6 +15,8 @@ public protocol RoomPlayable: Game {
   var isRoundDone: Bool { get }
   /// What the player scored in the round just done, `elapsedMs` into a round of `limitMs`.
   func roundPoints(elapsedMs: Int, limitMs: Int) -> Int
+  /// Whether the round just done may be called right (a reveal's "Right!"), given its points.
+  func isRoundRight(points: Int) -> Bool
   /// Ends the round for a player who gave no answer in time (the game counts it as missed).
   mutating func forfeitRound(at now: Instant)
   /// Goes on to the next round.
@@ -24,11 +26,23 @@ public protocol RoomPlayable: Game {
   /// When the view next changes by time alone (a countdown ends, the next card shows, the run
   /// runs out), so that a room pushes it then; nil when only an action changes it.
   func nextViewChange(after now: Instant) -> Instant?
+  /// Readies a copy just dealt for a room (Color Match runs on the room's wall clock).
+  mutating func enterRoom()
+  /// Whether a round with many answers scores what a player answered even when they were not
+  /// done when it closed (a Color Match run left early); else such a round scores nothing.
+  static var scoresUnfinishedRounds: Bool { get }
+  /// How far the player is into a round of many answers (cards answered), for the shared
+  /// screen while the round is open; nil for a round of one answer.
+  var roundProgress: Int? { get }
 }
 
 extension RoomPlayable {
   public static func roomSettings(_ settings: Settings) -> Settings { settings }
   public func nextViewChange(after now: Instant) -> Instant? { nil }
+  public mutating func enterRoom() {}
+  public func isRoundRight(points: Int) -> Bool { points > 0 }
+  public static var scoresUnfinishedRounds: Bool { false }
+  public var roundProgress: Int? { nil }
 }
 
 /// The room's points (SPEC 4.3).
@@ -117,6 +131,13 @@ extension BullseyeGame: RoomPlayable {
     10 * (rounds.last?.score ?? 0)
   }
 
+  /// Right only when the difference is at most "visible at a glance" (ΔE00 ≤ 10), the bands the
+  /// solo game words its results by; a colour merely scored is not right.
+  public func isRoundRight(points: Int) -> Bool {
+    guard let last = rounds.last else { return false }
+    return Self.displayed(last.deltaE) <= 10
+  }
+
   public mutating func forfeitRound(at now: Instant) {
     guard phase == .guessing else { return }
     // The round counts with the colour the sliders start on (the room gives it no points).
@@ -133,20 +154,27 @@ extension BullseyeGame: RoomPlayable {
 extension ColorMatchGame: RoomPlayable {
   /// One run of the clock is the round.
   public static func roomRounds(_ settings: Settings) -> Int { 1 }
-  /// The run's clock stops during each answer's feedback, so a run lasts longer than its
-  /// duration: the limit is its countdown, its duration and half a minute of feedback.
+  /// In a room the run is on the wall clock (`enterRoom`): its countdown and its duration, the
+  /// same moment for every phone.
   public static func roundLimitMs(_ settings: Settings) -> Int {
-    1000 * settings.duration + Int(countdownMs) + 30_000
+    1000 * settings.duration + Int(countdownMs)
   }
+
+  public mutating func enterRoom() { runOnWallClock() }
 
   public var isRoundDone: Bool { isOver }
 
   /// Each right answer scores as a quiz answer would, its limit two seconds.
   public func roundPoints(elapsedMs: Int, limitMs: Int) -> Int {
-    summary.trialRecords.filter(\.correct).reduce(0) {
+    records.filter(\.correct).reduce(0) {
       $0 + RoomScoring.speedPoints(elapsedMs: $1.reactionMs, limitMs: 2000)
     }
   }
+
+  /// A player who left the run early keeps the cards they answered.
+  public static var scoresUnfinishedRounds: Bool { true }
+
+  public var roundProgress: Int? { records.count }
 
   public mutating func forfeitRound(at now: Instant) {
     if !isOver { _ = try? apply(.quit, at: now) }
@@ -158,6 +186,7 @@ extension ColorMatchGame: RoomPlayable {
   /// runs out.
   public func nextViewChange(after now: Instant) -> Instant? {
     guard ending == nil else { return nil }
+    if let end = wallClockEnd { return now < shownAt ? min(shownAt, end) : end }
     if now < shownAt { return shownAt }
     return shownAt.advanced(by: durationMs - usedMs)
   }

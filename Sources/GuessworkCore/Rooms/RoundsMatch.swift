@@ -50,7 +50,8 @@ public struct RoundsMatch<G: RoomPlayable>: Codable, Sendable, Equatable {
     settings: G.Settings, content: G.Content, seed: UInt64, players: [String], at now: Instant
   ) throws(SettingError) {
     let settings = G.roomSettings(settings)
-    let game = try G(settings: settings, content: content, seed: seed, at: now)
+    var game = try G(settings: settings, content: content, seed: seed, at: now)
+    game.enterRoom()
     self.settings = settings
     limitMs = G.roundLimitMs(settings)
     rounds = G.roomRounds(settings)
@@ -133,7 +134,9 @@ public struct RoundsMatch<G: RoomPlayable>: Codable, Sendable, Equatable {
       } else {
         game.forfeitRound(at: now)
         games[player] = game
-        closed[player] = Result(points: 0, answered: false, elapsedMs: nil)
+        let points =
+          G.scoresUnfinishedRounds ? game.roundPoints(elapsedMs: limitMs, limitMs: limitMs) : 0
+        closed[player] = Result(points: points, answered: false, elapsedMs: nil)
       }
     }
     results.append(closed)

@@ -66,9 +66,19 @@ public struct TeamMatch: Codable, Sendable, Equatable {
   public var team: Int { turn % teams.count }
 
   /// Who holds the phone this turn.
-  public var holder: String {
-    let members = teams[team]
-    return members[(turn / teams.count) % members.count]
+  public var holder: String { holder(ofTurn: turn) }
+
+  /// Who holds the phone in turn `number` (from 0).
+  func holder(ofTurn number: Int) -> String {
+    let members = teams[number % teams.count]
+    return members[(number / teams.count) % members.count]
+  }
+
+  /// Between turns, the team and holder of the turn that comes next; nil during a turn and
+  /// after the last.
+  public var upNext: (team: Int, holder: String)? {
+    guard phase == .turnOver, turn + 1 < turns else { return nil }
+    return ((turn + 1) % teams.count, holder(ofTurn: turn + 1))
   }
 
   /// The team a player is in, if any.
@@ -138,6 +148,12 @@ public struct TeamMatch: Codable, Sendable, Equatable {
     for turn in played { scores[turn.team] += turn.game.score }
     if phase == .turn { scores[team] += game.score }
     return scores
+  }
+
+  /// The teams, best first: each team's number (from 0) as the standing's id, with its
+  /// score; teams with equal scores share a rank.
+  public var teamStandings: [Standing] {
+    Standing.ranked(teamScores.enumerated().map { ("\($0.offset)", $0.element) })
   }
 
   /// Every player with their team's score, best team first (a team shares its rank).

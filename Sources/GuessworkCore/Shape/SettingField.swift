@@ -253,7 +253,8 @@ extension GameSettings {
   }
 
   /// Reads the fields present in a settings object; missing ones keep their defaults. A value
-  /// of the wrong type is a decoding error; a value out of range is left to ``validate()``.
+  /// of the wrong kind throws the field's ``SettingError``; a value out of range is left to
+  /// ``validate()``.
   public static func decodeFields(from decoder: any Decoder, into settings: Self = Self())
     throws -> Self
   {
@@ -261,24 +262,38 @@ extension GameSettings {
     var settings = settings
     for field in fields {
       let key = FieldKey(field.name)
-      let value: SettingValue? =
-        switch field.kind {
-        case .integer: try container.decodeIfPresent(Int.self, forKey: key).map { .integer($0) }
-        case .number: try container.decodeIfPresent(Double.self, forKey: key).map { .number($0) }
-        case .choice(let choices):
-          try container.decodeIfPresent(String.self, forKey: key).map { raw in
-            guard choices.contains(raw) else {
-              throw DecodingError.dataCorruptedError(
-                forKey: key, in: container,
-                debugDescription: "\(field.name) must be one of \(choices.joined(separator: ", "))")
-            }
-            return .text(raw)
-          }
-        case .flag: try container.decodeIfPresent(Bool.self, forKey: key).map { .flag($0) }
-        }
+      let value: SettingValue?
+      // A value of the wrong kind (`"attempts": 2.5`, `"x"`) is refused as a setting, naming
+      // it and what it allows, as a value out of its range is. Any error: Foundation's decoder
+      // reports a fraction read as a whole number with an error of its own, which it later
+      // calls "not valid JSON".
+      do {
+        value = try decode(field, key, from: container)
+      } catch {
+        throw SettingError(setting: field.name, allowed: field.allowed)
+      }
       if let value { field.write(&settings, value) }
     }
     return settings
+  }
+
+  private static func decode(
+    _ field: SettingField<Self>, _ key: FieldKey, from container: KeyedDecodingContainer<FieldKey>
+  ) throws -> SettingValue? {
+    switch field.kind {
+    case .integer: try container.decodeIfPresent(Int.self, forKey: key).map { .integer($0) }
+    case .number: try container.decodeIfPresent(Double.self, forKey: key).map { .number($0) }
+    case .choice(let choices):
+      try container.decodeIfPresent(String.self, forKey: key).map { raw in
+        guard choices.contains(raw) else {
+          throw DecodingError.dataCorruptedError(
+            forKey: key, in: container,
+            debugDescription: "\(field.name) must be one of \(choices.joined(separator: ", "))")
+        }
+        return .text(raw)
+      }
+    case .flag: try container.decodeIfPresent(Bool.self, forKey: key).map { .flag($0) }
+    }
   }
 
   /// Checks every field against its range, in order, skipping those named in `except`.

@@ -101,7 +101,7 @@ const BAND_OF_LABEL = {
   'not perceptible': 'notPerceptible',
   'visible on close look': 'visibleOnCloseLook',
   'visible at a glance': 'visibleAtAGlance',
-  'more similar than opposite': 'moreSimilarThanOpposite',
+  'clearly different': 'moreSimilarThanOpposite',
   'opposite colours': 'oppositeColours',
 };
 function band(meaning) {
