@@ -2,7 +2,7 @@
 // small SVG charts drawn here for the "bars" figures and each game's score history.
 import { api, boot, catalog, el, $, say } from './api.js';
 import { streakText } from './daily-words.js';
-import { t, formatNumber, onLanguageChange } from './i18n.js';
+import { t, has, formatNumber, onLanguageChange } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 function svg(tag, attrs = {}, text) {
@@ -51,7 +51,8 @@ function barChart(title, bars, width) {
     const h = ((height - pad.t - pad.b) * b.value) / max;
     const middle = pad.l + i * w + w / 2;
     const y = height - pad.b - h;
-    chart.append(svg('rect', { x: middle - w * 0.35, y, width: w * 0.7, height: Math.max(0, h), rx: 4, fill: b.colour || '#4f46e5' }));
+    const barWidth = Math.min(w * 0.7, 64);
+    chart.append(svg('rect', { x: middle - barWidth / 2, y, width: barWidth, height: Math.max(0, h), rx: 4, fill: b.colour || '#4f46e5' }));
     chart.append(svg('text', { x: middle, y: height - pad.b + 18, 'text-anchor': 'middle' }, b.label));
     chart.append(svg('text', { class: 'value', x: middle, y: y - 6, 'text-anchor': 'middle' }, formatNumber(Math.round(b.value))));
   });
@@ -113,15 +114,18 @@ function gamePanel(g, info) {
   const charts = [];
   for (const figure of game.figures || []) {
     const value = values[figure.id];
+    // The label from this page's catalog (its key is `<game>.figure.<id>`), else the server's.
+    const key = `${game.id}.figure.${figure.id}`;
+    const label = has(key) ? t(key) : figure.label;
     if (figure.format === 'bars') {
       if (Array.isArray(value) && value.length) {
         const bars = value.map((b) => ({ label: formatNumber(Number(b[figure.barLabel])), value: Number(b[figure.barValue]) || 0, colour: '#0369a1' }));
-        charts.push(chartBox(figure.label, (width) => barChart(figure.label, bars, width)));
+        charts.push(chartBox(label, (width) => barChart(label, bars, width)));
       }
     } else if (figure.format === 'byVariant') {
-      for (const [id, best] of Object.entries(value || {})) pairs.push([t('stats.byVariant', { figure: figure.label, variant: variantTitle(info, game, id) }), best]);
+      for (const [id, best] of Object.entries(value || {})) pairs.push([t('stats.byVariant', { figure: label, variant: variantTitle(info, game, id) }), best]);
     } else {
-      pairs.push([figure.label, formatted(figure.format, value)]);
+      pairs.push([label, formatted(figure.format, value)]);
     }
   }
   panel.append(figureList(pairs), ...charts);
