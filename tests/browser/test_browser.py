@@ -227,7 +227,7 @@ def test_a_hostile_name_shows_as_text_and_runs_nothing(player, server, tmp_path)
         player.d.switch_to.alert.text
     assert player.js("return window.__alerts") == []
     # Every game is on home, with its best score line.
-    cards = player.d.find_elements(By.CSS_SELECTOR, "#game-grid a")
+    cards = player.d.find_elements(By.CSS_SELECTOR, "#game-grid a:not(#party-card)")
     assert [c.find_element(By.TAG_NAME, "strong").text for c in cards] == [
         "Guess the Number", "Color Match", "Bullseye", "Guess or Pass", "Picture Quiz"]
     assert all("Not played yet" in c.text for c in cards)

@@ -177,9 +177,12 @@ def test_a_new_player_plays_the_number_daily_and_shares_it(player):
 
     # Back to the daily: played, the same share text, ranked 1st of 1 on every board.
     player.click(".daily-end a")
-    assert player.wait_text("#daily-state", r"^Played: score \d+$") == f"Played: score {reply['score']}"
+    # The Number reads in attempts used of those allowed (its score is attempts left + 1).
+    allowed = reply["view"]["attemptsAllowed"]
+    result = f"{allowed + 1 - reply['score']}/{allowed}" if reply["score"] else f"X/{allowed}"
+    assert player.wait_text("#daily-state", r"^Played: ") == f"Played: {result}"
     assert player.find("#daily-share textarea").get_property("value") == text
-    assert player.wait_text("#board-you", "You are") == f"You are 1st of 1 · score {reply['score']}"
+    assert player.wait_text("#board-you", "You are") == f"You are 1st of 1 · {result}"
     row = player.find("#board-rows tr.you")
     assert row.find_element(By.CSS_SELECTOR, "td.rank").text == "1"
     assert "Dana" in row.text
@@ -218,7 +221,7 @@ def test_reopening_the_daily_opens_the_same_counted_game(player):
     play_number_to_the_end(player)
     # Finished: home shows the score; the daily page only opens this game again.
     player.open("index.html")
-    assert player.wait_text("#daily-chips a.number", r"✓ \d+")
+    assert player.wait_text("#daily-chips a.number", r"(✓ \d+|X)/\d+")
     open_number_daily_from_home(player)
     assert player.d.find_elements(By.CSS_SELECTOR, "#daily-actions .play") == []
     player.click("#daily-more a")

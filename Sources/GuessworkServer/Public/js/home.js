@@ -2,7 +2,8 @@
 // the catalog lists (each with its emoji, blurb and page from the catalog).
 import { api, catalog, me, el, $, say, avatarSrc, initialOf, showLanguageSwitch } from './api.js';
 import { uploadAvatar, previewInto } from './avatar.js';
-import { streakText, countDown, stateText, dailyHref } from './daily-words.js';
+import { streakText, countDown, stateText, dailyHref, resultText, lostResult, withAttempts } from './daily-words.js';
+import { normaliseCode, validCode } from './room-common.js';
 import { t, bind, onLanguageChange, storedChoice, usePlayerLanguage } from './i18n.js';
 
 // The player home shows (null while the welcome form is shown), for redrawing in a new language.
@@ -17,6 +18,7 @@ async function main() {
 function showWelcome() {
   showLanguageSwitch();
   $('#welcome').hidden = false;
+  showRoomToJoin();
   const file = $('#welcome-avatar');
   file.addEventListener('change', () => previewInto($('#welcome-preview'), file.files[0]));
   $('#welcome-name').focus();
@@ -59,6 +61,25 @@ function showWelcome() {
   });
 }
 
+// A newcomer who opened a room's link (room.html?code=K7QM) reads whose room the name is for.
+// GET /api/rooms/{code} answers without a player; a room that is gone or closed says nothing
+// here (the room page tells why after the name).
+async function showRoomToJoin() {
+  const back = new URL(sessionStorage.getItem('after-welcome') || '/', location.origin);
+  const code = normaliseCode(back.searchParams.get('code'));
+  if (back.pathname !== '/room.html' || !validCode(code)) return;
+  let room;
+  try {
+    room = await api('GET', `/api/rooms/${encodeURIComponent(code)}`);
+  } catch {
+    return;
+  }
+  if (!room.open) return;
+  const line = $('#welcome-room');
+  bind(line, room.host ? 'home.welcome.joining' : 'home.welcome.joiningRoom', { host: room.host || '', code: room.code || code });
+  line.hidden = false;
+}
+
 async function showHome(player) {
   shown = player;
   showLanguageSwitch();
@@ -72,6 +93,7 @@ async function showHome(player) {
   const [{ games }, stats] = await Promise.all([catalog(), api('GET', '/api/me/stats')]);
   const best = Object.fromEntries(stats.games.map((g) => [g.game, g]));
   const grid = $('#game-grid');
+  // The party room's card stays last.
   grid.replaceChildren(...games.map((game) => {
     const figures = best[game.id];
     const bestText = figures && figures.bestScore !== undefined && figures.bestScore !== null
@@ -81,15 +103,18 @@ async function showHome(player) {
       el('strong', { text: game.title }),
       el('span', { text: game.blurb }),
       el('span', { class: 'best', text: bestText }));
-  }));
+  }), $('#party-card'));
 }
 
 // The short chip of a daily puzzle: a screen reader hears it in full through the label.
 const CHIP_STATE = { new: 'daily.chip.play', playing: 'daily.chip.continue' };
 function dailyChip(g) {
-  const state = g.state === 'done' ? `✓ ${g.score ?? ''}` : t(CHIP_STATE[g.state] || 'daily.chip.play');
+  // A lost Number reads "X/7", not a green tick.
+  const lost = g.state === 'done' && lostResult(g.game, g.score, g.attempts);
+  const result = resultText(g.game, g.score, g.attempts);
+  const state = g.state === 'done' ? (lost ? result : `✓ ${result}`) : t(CHIP_STATE[g.state] || 'daily.chip.play');
   return el('li', {}, el('a', {
-    class: `daily-chip ${g.game} ${g.state}`, href: dailyHref(g.game),
+    class: `daily-chip ${g.game} ${g.state}${lost ? ' lost' : ''}`, href: dailyHref(g.game),
     'aria-label': t('daily.chip.label', { title: g.title, number: String(g.number), state: stateText(g) }),
   },
   el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
@@ -107,6 +132,7 @@ async function showDailyStrip() {
     $('#daily-strip').hidden = true;
     return;
   }
+  await withAttempts(day.games);
   bind($('#daily-strip-title'), 'home.daily.titleNumbered', { number: String(day.number) });
   $('#daily-streak').textContent = streakText(day.streak);
   $('#daily-chips').replaceChildren(...day.games.map(dailyChip));

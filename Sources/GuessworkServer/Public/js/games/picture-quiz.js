@@ -179,17 +179,10 @@ function size(d) {
   return t(photos ? 'pictureQuiz.deck.photos' : 'pictureQuiz.deck.pictures', { count: n });
 }
 
-// A deck's card: its title, size and colours; a playable deck's card is its Play button, a deck
-// without enough photos says so plainly (how to add them is for whoever runs the server: the
-// deck list's needsPhotos and the README, never a command shown to a player).
+// A deck's card, its Play button: its title, size and colours.
 function deckCard(d) {
   const swatch = el('span', { class: 'swatch', 'aria-hidden': 'true' });
   swatch.style.background = `linear-gradient(90deg, ${themeOf(d).join(', ')})`;
-  if (!d.playable) {
-    return el('div', { class: 'deck-card needs-photos', 'data-id': d.id }, swatch,
-      el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
-      el('span', { class: 'how', text: t('pictureQuiz.deck.notReady') }));
-  }
   return el('button', { type: 'button', class: 'deck-card', 'data-id': d.id, on: { click: () => start(d) } },
     swatch, el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
     el('span', { class: 'play', 'aria-hidden': 'true', text: t('pictureQuiz.deck.play') }));
@@ -209,7 +202,9 @@ async function showSetup() {
     say(e.message, 'error');
   }
   if ($('#setup').hidden) return; // a game started meanwhile
-  $('#decks').replaceChildren(...decks.map(deckCard));
+  // A deck that cannot be played (a roster whose photos are not installed) is not offered: how
+  // to install them is for whoever runs the server (the deck list's needsPhotos, the README).
+  $('#decks').replaceChildren(...decks.filter((d) => d.playable).map(deckCard));
   const first = $('#decks button');
   if (first) first.focus();
 }
