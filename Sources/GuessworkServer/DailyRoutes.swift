@@ -261,6 +261,9 @@ extension API {
       default:
         throw APIError(.badRequest, "invalid-period", "error.invalidPeriod")
       }
+    // A day's and the best day's results read as the game words them ("4/7"); a week adds
+    // scores up, so it reads in points.
+    let result = { (score: Int) in period == "week" ? "\(score)" : engine.dailyResult(score: score) }
     let playerID = try await identity.playerID(of: request)
     var board = try await boards.board(kind: engine.kind.rawValue, period: key, now: clock()) {
       try await store.leaderboard(
@@ -281,12 +284,12 @@ extension API {
           .init(
             rank: $0.rank, name: $0.name,
             avatarURL: $0.hasAvatar ? "/api/players/\($0.playerID)/avatar" : nil,
-            score: $0.score, result: engine.dailyResult(score: $0.score),
+            score: $0.score, result: result($0.score),
             you: $0.playerID == playerID ? true : nil)
         },
         you: board.mine.map {
           .init(
-            rank: $0.rank, score: $0.score, result: engine.dailyResult(score: $0.score),
+            rank: $0.rank, score: $0.score, result: result($0.score),
             of: board.players)
         }))
   }

@@ -1,45 +1,24 @@
 // How the daily set reads, the same on the home page, the daily page and the statistics.
-import { api } from './api.js';
 import { t, bind, formatDate, formatNumber, ordinal as ordinalOf } from './i18n.js';
 
-/** The daily Number's attempts when the server does not say them (SPEC 4.2: 0...99 in 7). */
-const DAILY_NUMBER_ATTEMPTS = 7;
-
-/** The attempts a daily result is counted in (`attempts` of the server's answer; the daily
-    Number's otherwise), or null for a game scored in points. */
-export function attemptsOf(game, given) {
-  if (Number.isInteger(given) && given > 0) return given;
-  return game === 'number' ? DAILY_NUMBER_ATTEMPTS : null;
+/** Whether a daily result reads in attempts used ("4/7", as the server words the Number's). */
+export function inAttempts(entry) {
+  return typeof entry?.result === 'string' && entry.result.includes('/');
 }
 
-/** Fills in `attempts` of the finished entries counted in attempts from the player's own game
-    (its view's attemptsAllowed) where the server's answer does not carry them. */
-export async function withAttempts(entries) {
-  await Promise.all(entries.map(async (g) => {
-    if (g.attempts !== undefined || g.state !== 'done' || !g.gameId || attemptsOf(g.game) === null) return;
-    try {
-      const reply = await api('GET', `/api/games/${encodeURIComponent(g.gameId)}`);
-      if (reply.view && Number.isInteger(reply.view.attemptsAllowed)) g.attempts = reply.view.attemptsAllowed;
-    } catch { /* the daily's usual attempts then */ }
-  }));
-  return entries;
-}
-
-/** Whether a daily result is a loss: a Number not found (its score is 0). */
-export function lostResult(game, score, attempts) {
-  return attemptsOf(game, attempts) !== null && score === 0;
+/** Whether a daily result is a loss: the server words it "X/7". */
+export function lostResult(entry) {
+  return typeof entry?.result === 'string' && entry.result.startsWith('X');
 }
 
 /**
- * A daily result as players read it: attempts used of those allowed for the Number ("4/7", whose
- * score is attempts left + 1; "X/7" for a loss, score 0), any other game's score in the page's
- * language ("40,000").
+ * A daily result as players read it: as the server words it when that is more than a score
+ * ("4/7": the Number's attempts used, "X/7" a loss), else the score in the page's language
+ * ("40,000").
  */
-export function resultText(game, score, attempts) {
-  if (typeof score !== 'number') return '—';
-  const of = attemptsOf(game, attempts);
-  if (of === null) return formatNumber(score);
-  return `${score > 0 ? formatNumber(of + 1 - score) : 'X'}/${formatNumber(of)}`;
+export function resultText(entry) {
+  if (inAttempts(entry)) return entry.result;
+  return typeof entry?.score === 'number' ? formatNumber(entry.score) : '—';
 }
 
 /** "🔥 2-day streak · best 5", or '' when there is no streak to speak of. */
@@ -79,8 +58,8 @@ export function countDown(node, nextInSeconds, onNewDay, labelKey = 'daily.newPu
     "Played: 4/7". */
 export function stateText(game) {
   if (game.state === 'done') {
-    if (attemptsOf(game.game, game.attempts) !== null) return t('daily.state.doneAttempts', { result: resultText(game.game, game.score, game.attempts) });
-    return t('daily.state.done', { score: game.score ?? '—' });
+    if (inAttempts(game)) return t('daily.state.doneAttempts', { result: resultText(game) });
+    return t('daily.state.done', { score: resultText(game) });
   }
   if (game.state === 'playing') return t('daily.state.playing');
   return t('daily.state.new');

@@ -4,7 +4,7 @@
 // what counts, ranks, streaks, the share text); this page shows it and says where Play leads.
 import { api, me, welcomeFirst, showPlayerChip, el, $, setText, say, avatarSrc, initialOf } from './api.js';
 import { sharePanel } from './share.js';
-import { streakText, countDown, stateText, ordinal, dayText, dailyHref, resultText, lostResult, attemptsOf, withAttempts } from './daily-words.js';
+import { streakText, countDown, stateText, ordinal, dayText, dailyHref, resultText, lostResult, inAttempts } from './daily-words.js';
 import { t, bind, onLanguageChange } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
@@ -43,7 +43,7 @@ function showAll(day) {
   setText('#all-streak', streakText(day.streak));
   if (today) stops.push(countDown($('#all-next'), day.nextInSeconds, () => {}));
   $('#all-list').replaceChildren(...day.games.map((g) => el('li', {},
-    el('a', { class: `daily-row ${g.state}${g.state === 'done' && lostResult(g.game, g.score, g.attempts) ? ' lost' : ''}`, href: dailyHref(g.game, today ? null : day.date) },
+    el('a', { class: `daily-row ${g.state}${g.state === 'done' && lostResult(g) ? ' lost' : ''}`, href: dailyHref(g.game, today ? null : day.date) },
       el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
       el('span', { class: 'what' }, el('strong', { text: t('daily.gameNumber', { title: g.title, number: String(g.number) }) }), el('span', { class: 'state', text: stateText(g) })),
       el('span', { class: 'go', 'aria-hidden': 'true', text: '›' })))));
@@ -63,7 +63,7 @@ function combinedShare(day, replies) {
   const lines = day.games.map((g, i) => {
     const share = shares[i];
     const result = share ? share.text.split('\n').slice(1).filter((line) => line.trim() && line !== share.url) : [];
-    return `${g.emoji} ${result.length ? result.join(' ') : resultText(g.game, g.score, g.attempts)}`;
+    return `${g.emoji} ${result.length ? result.join(' ') : resultText(g)}`;
   });
   const link = shares.map((share) => share && share.url).find(Boolean);
   const url = `${link ? new URL(link).origin : location.origin}/daily.html?${new URLSearchParams({ date: day.date })}`;
@@ -79,10 +79,10 @@ async function showDayCard(day) {
   const replies = day.share ? [] : await Promise.all(day.games.map((g) => api('GET', `/api/games/${encodeURIComponent(g.gameId)}`).catch(() => null)));
   holder.replaceChildren(el('section', { class: 'panel day-card', 'aria-labelledby': 'day-card-title' },
     el('h2', { id: 'day-card-title', text: t('daily.dayCard.title', { number: String(day.number) }) }),
-    el('ul', { class: 'day-results' }, ...day.games.map((g) => el('li', { class: lostResult(g.game, g.score, g.attempts) ? 'lost' : null },
+    el('ul', { class: 'day-results' }, ...day.games.map((g) => el('li', { class: lostResult(g) ? 'lost' : null },
       el('span', { class: 'emoji', 'aria-hidden': 'true', text: g.emoji }),
       el('span', { class: 'what', text: g.title }),
-      el('strong', { text: resultText(g.game, g.score, g.attempts) })))),
+      el('strong', { text: resultText(g) })))),
     sharePanel(combinedShare(day, replies))));
 }
 
@@ -154,13 +154,13 @@ function avatarOf(entry, player) {
     : el('span', { class: 'avatar small initial', 'aria-hidden': 'true', text: initialOf(entry.name) });
 }
 
-function boardRow(entry, player, g, attempts) {
+function boardRow(entry, player) {
   return el('tr', { class: entry.you ? 'you' : null },
     el('td', { class: 'rank', text: entry.rank }),
     el('td', {}, el('span', { class: 'who' }, avatarOf(entry, player),
       el('span', { class: 'name', text: entry.name }),
       entry.you && el('span', { class: 'sr-only', text: t('daily.board.youMark') }))),
-    el('td', { class: 'score', text: resultText(g.game, entry.score, attempts) }));
+    el('td', { class: 'score', text: resultText(entry) }));
 }
 
 async function showBoard(g, day, period, player) {
@@ -178,19 +178,18 @@ async function showBoard(g, day, period, player) {
   }
   if (asked !== boardAsked) return; // another tab was chosen meanwhile: its answer wins
   setText('#board-caption', board.title);
-  // The Number's day and best-day boards read in attempts used ("4/7"); a week adds scores up, so
-  // its board stays in points.
-  const attempts = period === 'week' ? null : attemptsOf(g.game, board.attempts ?? g.attempts);
-  const inPoints = attempts === null ? { game: '' } : g;
-  bind($('#board-score'), attempts === null ? 'daily.board.score' : 'daily.board.attempts');
+  // The Number's day and best-day boards read in attempts used ("4/7", as the server words
+  // them); a week adds scores up, so its board stays in points.
   const you = board.you;
-  setText('#board-you', you ? t(attempts === null ? 'daily.board.you' : 'daily.board.youResult', { rank: ordinal(you.rank), of: you.of, score: you.score, result: resultText(g.game, you.score, attempts) })
+  const attempts = inAttempts(you) || board.entries.some(inAttempts);
+  bind($('#board-score'), attempts ? 'daily.board.attempts' : 'daily.board.score');
+  setText('#board-you', you ? t(attempts ? 'daily.board.youResult' : 'daily.board.you', { rank: ordinal(you.rank), of: you.of, score: resultText(you), result: resultText(you) })
     : board.players ? t('daily.board.notYou', { count: board.players }) : t('daily.board.nobody'));
-  const rows = board.entries.map((entry) => boardRow(entry, player, inPoints, attempts));
+  const rows = board.entries.map((entry) => boardRow(entry, player));
   // Outside the top rows, the player still sees their own, after a gap.
   if (you && !board.entries.some((entry) => entry.you)) {
     rows.push(el('tr', { class: 'gap', 'aria-hidden': 'true' }, el('td', { colspan: '3', text: '⋮' })),
-      boardRow({ rank: you.rank, name: player.name, avatarURL: player.avatarURL, score: you.score, you: true }, player, inPoints, attempts));
+      boardRow({ rank: you.rank, name: player.name, avatarURL: player.avatarURL, score: you.score, result: you.result, you: true }, player));
   }
   if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: '3', class: 'muted', text: t('daily.board.noResults') })));
   $('#board-rows').replaceChildren(...rows);
@@ -215,8 +214,7 @@ function showBoards(g, day, player) {
 
 function archiveResult(g, d) {
   if (d.score === undefined || d.score === null) return t('daily.archive.notPlayed');
-  const attempts = attemptsOf(g.game, d.attempts ?? g.attempts);
-  return attempts === null ? t('daily.archive.score', { score: d.score }) : resultText(g.game, d.score, attempts);
+  return inAttempts(d) ? resultText(d) : t('daily.archive.score', { score: resultText(d) });
 }
 
 function archiveRow(g, day, d) {
@@ -264,7 +262,6 @@ async function main() {
   showPlayerChip(player);
   const day = await loadDay(params.get('date'));
   const wanted = params.get('game');
-  await withAttempts(day.games);
   const g = wanted && day.games.find((x) => x.game === wanted);
   if (wanted && !g) say({ key: 'daily.noSuchGame', args: { game: wanted } }, 'error');
   if (g) await showOne(day, g, player);

@@ -2,7 +2,7 @@
 // the catalog lists (each with its emoji, blurb and page from the catalog).
 import { api, catalog, me, el, $, say, avatarSrc, initialOf, showLanguageSwitch } from './api.js';
 import { uploadAvatar, previewInto } from './avatar.js';
-import { streakText, countDown, stateText, dailyHref, resultText, lostResult, withAttempts } from './daily-words.js';
+import { streakText, countDown, stateText, dailyHref, resultText, lostResult } from './daily-words.js';
 import { normaliseCode, validCode } from './room-common.js';
 import { t, bind, onLanguageChange, storedChoice, usePlayerLanguage } from './i18n.js';
 
@@ -110,8 +110,8 @@ async function showHome(player) {
 const CHIP_STATE = { new: 'daily.chip.play', playing: 'daily.chip.continue' };
 function dailyChip(g) {
   // A lost Number reads "X/7", not a green tick.
-  const lost = g.state === 'done' && lostResult(g.game, g.score, g.attempts);
-  const result = resultText(g.game, g.score, g.attempts);
+  const lost = g.state === 'done' && lostResult(g);
+  const result = resultText(g);
   const state = g.state === 'done' ? (lost ? result : `✓ ${result}`) : t(CHIP_STATE[g.state] || 'daily.chip.play');
   return el('li', {}, el('a', {
     class: `daily-chip ${g.game} ${g.state}${lost ? ' lost' : ''}`, href: dailyHref(g.game),
@@ -132,7 +132,6 @@ async function showDailyStrip() {
     $('#daily-strip').hidden = true;
     return;
   }
-  await withAttempts(day.games);
   bind($('#daily-strip-title'), 'home.daily.titleNumbered', { number: String(day.number) });
   $('#daily-streak').textContent = streakText(day.streak);
   $('#daily-chips').replaceChildren(...day.games.map(dailyChip));
