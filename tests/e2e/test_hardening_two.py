@@ -684,11 +684,18 @@ def test_making_and_looking_up_link_codes_is_rate_limited():
 # MARK: 6. What a host can push to every phone
 
 
-def settled_socket(server, client, code):
-    """A phone's room socket once its opening views have come (connected changes included)."""
+def settled_socket(server, client, code, quiet=1.0):
+    """A phone's room socket once its opening views have come (connected changes included,
+    however they are debounced): nothing new for `quiet` seconds."""
     sock = Socket(server.url, client, code)
     sock.wait(lambda m: m.get("type") == "room", "the room's view")
-    time.sleep(1.0)
+    deadline = time.monotonic() + 10
+    count, since = len(sock.messages), time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < deadline, "the room's socket never fell quiet"
+        time.sleep(0.1)
+        if len(sock.messages) != count:
+            count, since = len(sock.messages), time.monotonic()
     return sock
 
 
