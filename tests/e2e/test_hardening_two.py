@@ -546,7 +546,11 @@ class Swept:
         self.__dict__.update(fields)
 
     def eventually(self, check, what):
-        eventually(check, what, timeout=max(0.5, self.started + self.SECONDS - time.monotonic()))
+        try:
+            eventually(check, what, timeout=max(0.5, self.started + self.SECONDS - time.monotonic()))
+        except AssertionError:
+            raise AssertionError(f"{what}: not so {time.monotonic() - self.started:.0f} s after the server "
+                                 "started (sweeps every 1 s)") from None
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgres"])
