@@ -63,7 +63,9 @@ def test_serve_https_makes_a_certificate_a_trusting_client_plays_on():
         client = Client(server.url, ssl_context=trusting(ca))
         play_number_to_the_end(client)
         status, headers, _ = client.get("/api/me")
-        assert status == 200 and headers["Strict-Transport-Security"] == "max-age=31536000"
+        # No HSTS under the local CA: a year of it would keep browsers off http://<host>.local
+        # (issue 52); an operator's own certificate keeps it (test_hardening_two.py).
+        assert status == 200 and "Strict-Transport-Security" not in headers
         by_name = Client(f"https://localhost:{server.port}", ssl_context=trusting(ca))
         assert by_name.post("/api/players", {"name": "Bo"})[0] == 201
         assert "Secure" in by_name.post("/api/players", {"name": "Cy"})[1]["Set-Cookie"]
