@@ -263,7 +263,8 @@ extension API {
       }
     // A day's and the best day's results read as the game words them ("4/7"); a week adds
     // scores up, so it reads in points.
-    let result = { (score: Int) in period == "week" ? "\(score)" : engine.dailyResult(score: score) }
+    let result = { (score: Int) in period == "week" ? "\(score)" : engine.dailyResult(score: score)
+    }
     let playerID = try await identity.playerID(of: request)
     var board = try await boards.board(kind: engine.kind.rawValue, period: key, now: clock()) {
       try await store.leaderboard(

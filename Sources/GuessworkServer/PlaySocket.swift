@@ -53,12 +53,14 @@ struct PlaySocket: Sendable {
         return
       }
       // A revoked key closes its sockets (sign-out, a new key).
-      let registration = api.identity.sockets.add(token: Identity.token(of: request)) {
+      let socket = api.identity.sockets.add(token: Identity.token(of: request)) {
         try? await outbound.close(.policyViolation, reason: "signed out")
       }
-      defer { api.identity.sockets.remove(registration) }
+      defer { api.identity.sockets.remove(socket) }
       do {
         for try await message in inbound.messages(maxSize: Self.maxMessage) {
+          // Nothing is taken once the key's revocation has been answered.
+          if socket?.isRevoked == true { break }
           let answer = await answer(message, playerID: playerID, request: request)
           try await outbound.write(.custom(frame(answer)))
         }

@@ -103,14 +103,9 @@ final class Rooms: Sendable {
       do {
         let code = try Self.code(context.requestContext)
         let viewer = try await self.viewer(request, code: code)
-        // A revoked key closes its sockets (sign-out, a new key).
-        let registration = self.api.identity.sockets.add(token: Identity.token(of: request)) {
-          try? await outbound.close(.policyViolation, reason: "signed out")
-        }
-        defer { self.api.identity.sockets.remove(registration) }
         try await self.serve(
           code: code, viewer: viewer, link: self.link(code: code, request: request),
-          inbound: inbound, outbound: outbound)
+          key: Identity.token(of: request), inbound: inbound, outbound: outbound)
       } catch let error as APIError {
         let refusal = SocketError(
           code: error.code, message: error.message(in: GuessworkContent.Catalog.of(language)))
@@ -457,11 +452,15 @@ final class Rooms: Sendable {
   }
 
   private func serve(
-    code: String, viewer: RoomViewer, link: String, inbound: WebSocketInboundStream,
-    outbound: WebSocketOutboundWriter
+    code: String, viewer: RoomViewer, link: String, key: String?,
+    inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
   ) async throws {
     let (messages, sender) = AsyncStream<RoomHub.Outgoing>.makeStream(
       bufferingPolicy: .bufferingNewest(16))
+    // A revoked key (sign-out, a new key) ends its sockets: no view is sent after it.
+    let signedOut = RoomHub.Outgoing.close(.policyViolation, "signed out")
+    let socket = api.identity.sockets.add(token: key) { sender.yield(signedOut) }
+    defer { api.identity.sockets.remove(socket) }
     let id = await hub.connect(code: code, viewer: viewer, link: link, sender: sender)
     defer {
       // The others see this player's connection go.
@@ -477,6 +476,10 @@ final class Rooms: Sendable {
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
         for await message in messages {
+          if socket?.isRevoked == true {
+            try? await outbound.close(.policyViolation, reason: "signed out")
+            return
+          }
           switch message {
           case .text(let text):
             try? await outbound.write(.text(text))
