@@ -49,12 +49,18 @@ struct API: Sendable {
   let limiter: RateLimiter
   /// Whether the client's address is the last one in `X-Forwarded-For` (behind a proxy).
   let forwarded: Bool
+  /// What clients and rooms may hold.
+  let caps: RoomCaps
+  /// The sockets open here by client.
+  let clientSockets: ClientSockets
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
     clock: @escaping @Sendable () -> Instant, engines: GameEngines = GameEngines(),
-    rateLimits: RateLimits = .off, forwarded: Bool = false
+    rateLimits: RateLimits = .off, forwarded: Bool = false, caps: RoomCaps = RoomCaps()
   ) {
+    self.caps = caps
+    self.clientSockets = ClientSockets(cap: caps.socketsPerClient)
     self.limiter = RateLimiter(rateLimits)
     self.forwarded = forwarded
     self.daily = DailySet(store: store, engines: engines, library: content)

@@ -46,7 +46,7 @@ public func buildApplication(
   // Before every route: the router applies a middleware to the routes added after it.
   let routeMiddleware = RouteMiddleware<GuessworkContext>(
     metrics: configuration.metricsPort != nil ? RequestMetricsMiddleware() : nil,
-    edge: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
+    edge: EdgeMiddleware(httpsOnly: configuration.sendsHSTS))
   router.add(middleware: routeMiddleware)
   let words = WordBank(
     store: store, datamuse: configuration.datamuse, logger: logger,
@@ -60,7 +60,7 @@ public func buildApplication(
     clock: clock,
     engines: GameEngines(games),
     rateLimits: configuration.rateLimits,
-    forwarded: configuration.behindHTTPS)
+    forwarded: configuration.behindHTTPS, caps: configuration.roomCaps)
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)
@@ -70,7 +70,7 @@ public func buildApplication(
   let sockets = Router(context: GuessworkContext.self)
   // A refused upgrade is an error like any other: its status and a body that says why.
   sockets.add(
-    middleware: EdgeMiddleware(httpsOnly: configuration.behindHTTPS || configuration.tls != nil))
+    middleware: EdgeMiddleware(httpsOnly: configuration.sendsHSTS))
   rooms.registerSocket(on: sockets)
   PlaySocket(api: api, logger: logger).register(sockets: sockets, http: router)
   if let files = configuration.localCA {

@@ -31,6 +31,13 @@ public struct ServerConfiguration: Sendable {
   /// How long a new connection may take to send its first request head, in seconds: a
   /// connection that sends nothing (or trickles its head) is closed then.
   public var firstRequestSeconds = 10
+
+  /// Whether browsers are told to keep to HTTPS for a year (`Strict-Transport-Security`): behind
+  /// an operator's HTTPS, or with their own certificate. Not with the home-network authority
+  /// of `serve --https`: a browser told so would refuse plain HTTP to `<host>.local` for a year.
+  public var sendsHSTS: Bool { behindHTTPS || (tls != nil && localCA == nil) }
+  /// What clients and rooms may hold (sockets, rooms), and how often rooms are swept.
+  public var roomCaps = RoomCaps()
   /// Serve the browser UI from this folder instead of the bundled copy (for working on it
   /// without rebuilding).
   public var publicDirectory: String?
@@ -72,7 +79,9 @@ public struct ServerConfiguration: Sendable {
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
   /// `LOG_LEVEL`, `GUESSWORK_BEHIND_HTTPS`, `GUESSWORK_PUBLIC_DIR`, `GUESSWORK_I18N_DIR`, `GUESSWORK_DATAMUSE`
   /// (`off` turns Datamuse off), `GUESSWORK_DATAMUSE_URL`, `GUESSWORK_METRICS_PORT` and
-  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY`, `GUESSWORK_REQUEST_DEADLINE` (seconds), `GUESSWORK_FIRST_REQUEST_SECONDS` and `GUESSWORK_RATE_LIMITS`; what is unset keeps its default.
+  /// `GUESSWORK_METRICS_HOST`, `GUESSWORK_TLS_CERT`, `GUESSWORK_TLS_KEY`, `GUESSWORK_REQUEST_DEADLINE` (seconds), `GUESSWORK_FIRST_REQUEST_SECONDS`, the room caps
+  /// (`GUESSWORK_ROOM_SOCKETS_PER_PLAYER`, `GUESSWORK_SOCKETS_PER_CLIENT`, `GUESSWORK_ROOM_SOCKETS`,
+  /// `GUESSWORK_ROOMS_PER_HOST`, `GUESSWORK_EXPIRY_SWEEP_SECONDS`) and `GUESSWORK_RATE_LIMITS`; what is unset keeps its default.
   public static func fromEnvironment(_ environment: [String: String]) -> ServerConfiguration {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
@@ -108,6 +117,18 @@ public struct ServerConfiguration: Sendable {
     }
     if let seconds = environment["GUESSWORK_FIRST_REQUEST_SECONDS"].flatMap(Int.init), seconds > 0 {
       configuration.firstRequestSeconds = seconds
+    }
+    let caps: [(String, WritableKeyPath<RoomCaps, Int>)] = [
+      ("GUESSWORK_ROOM_SOCKETS_PER_PLAYER", \.socketsPerPlayer),
+      ("GUESSWORK_SOCKETS_PER_CLIENT", \.socketsPerClient),
+      ("GUESSWORK_ROOM_SOCKETS", \.socketsPerRoom),
+      ("GUESSWORK_ROOMS_PER_HOST", \.roomsPerHost),
+      ("GUESSWORK_EXPIRY_SWEEP_SECONDS", \.sweepSeconds),
+    ]
+    for (name, cap) in caps {
+      if let value = environment[name].flatMap(Int.init), value > 0 {
+        configuration.roomCaps[keyPath: cap] = value
+      }
     }
     if let certificate = environment["GUESSWORK_TLS_CERT"], !certificate.isEmpty,
       let key = environment["GUESSWORK_TLS_KEY"], !key.isEmpty

@@ -13,6 +13,12 @@ import X509
 /// once (served at ``caPath``), and the server's own certificate signed by it for every name
 /// and address of this machine. The server's certificate is made again when the machine has a
 /// new address or it nears its end; the CA stays, so phones need not trust anything again.
+///
+/// A phone that trusts the CA trusts what it signs, so the CA is kept small: it may sign only
+/// for this machine's names, `.local` names and private, loopback and this machine's own
+/// addresses (X.509 name constraints), and it lasts two years. A CA that lacks those
+/// constraints, nears its end or cannot sign for a name the machine now has is made again (and
+/// ``ensure(_:names:now:)`` says so: phones must trust the new one).
 public enum LocalCertificate {
   /// Where a browser downloads the CA certificate (DER, which phones install as a profile).
   public static let caPath = "/guesswork-ca.crt"
@@ -34,27 +40,43 @@ public enum LocalCertificate {
   /// fewer than 30 remain.
   static let serverDays = 397.0
   static let renewalDays = 30.0
+  /// The CA's life: two years.
+  static let authorityDays = 730.0
+
+  /// What ``ensure(_:names:now:)`` made anew.
+  public struct Made: Sendable, Equatable {
+    /// The server's certificate.
+    public var certificate = false
+    /// The authority: phones that trusted the old one must trust this one.
+    public var authority = false
+  }
 
   /// Makes what is missing or outdated among `files`, for `names` (host names and IP
-  /// addresses), and tells whether the server's certificate was made anew.
+  /// addresses), and tells what was made anew. The folder is its owner's alone (0700).
   @discardableResult
-  public static func ensure(_ files: Files, names: [String], now: Date = Date()) throws -> Bool {
-    try FileManager.default.createDirectory(at: files.folder, withIntermediateDirectories: true)
-    let (ca, caKey) = try authority(files, now: now)
-    if let current = try? Certificate(
-      pemEncoded: String(contentsOf: files.certificate, encoding: .utf8)),
+  public static func ensure(_ files: Files, names: [String], now: Date = Date()) throws -> Made {
+    try FileManager.default.createDirectory(
+      at: files.folder, withIntermediateDirectories: true,
+      attributes: [.posixPermissions: 0o700])
+    try FileManager.default.setAttributes(
+      [.posixPermissions: 0o700], ofItemAtPath: files.folder.path)
+    var made = Made()
+    let (ca, caKey) = try authority(files, names: names, now: now, made: &made)
+    if !made.authority,
+      let current = try? Certificate(
+        pemEncoded: String(contentsOf: files.certificate, encoding: .utf8)),
       FileManager.default.fileExists(atPath: files.key.path),
       current.issuer == ca.subject,
       current.notValidAfter > now.addingTimeInterval(renewalDays * 86_400),
       Set(names).isSubset(of: Set(subjectNames(of: current)))
     {
-      return false
+      return made
     }
     let key = P256.Signing.PrivateKey()
     let certificate = try Certificate(
       version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
       notValidBefore: now.addingTimeInterval(-3600),
-      notValidAfter: now.addingTimeInterval(serverDays * 86_400),
+      notValidAfter: min(now.addingTimeInterval(serverDays * 86_400), ca.notValidAfter),
       issuer: ca.subject,
       subject: try DistinguishedName {
         OrganizationName("Guesswork")
@@ -73,7 +95,8 @@ public enum LocalCertificate {
       issuerPrivateKey: .init(caKey))
     try write(key.pemRepresentation, to: files.key, secret: true)
     try write(try certificate.serializeAsPEM().pemString, to: files.certificate, secret: false)
-    return true
+    made.certificate = true
+    return made
   }
 
   /// The CA certificate as DER, for ``caPath``.
@@ -102,16 +125,29 @@ public enum LocalCertificate {
     return names.filter { seen.insert($0).inserted }
   }
 
-  private static func authority(_ files: Files, now: Date) throws -> (
-    Certificate, P256.Signing.PrivateKey
-  ) {
+  /// The ranges of addresses the CA may sign for whatever the machine's addresses: loopback,
+  /// the private IPv4 ranges, link-local, carrier-grade NAT, and IPv6's loopback, unique local
+  /// and link-local. As address and mask.
+  static let privateRanges: [(address: String, bits: Int)] = [
+    ("127.0.0.0", 8), ("10.0.0.0", 8), ("172.16.0.0", 12), ("192.168.0.0", 16),
+    ("169.254.0.0", 16), ("100.64.0.0", 10), ("::1", 128), ("fc00::", 7), ("fe80::", 10),
+  ]
+
+  /// The CA kept in `files` if it still serves `names`, else a new one.
+  private static func authority(_ files: Files, names: [String], now: Date, made: inout Made)
+    throws -> (Certificate, P256.Signing.PrivateKey)
+  {
     if let pem = try? String(contentsOf: files.caCertificate, encoding: .utf8),
-      let keyPEM = try? String(contentsOf: files.caKey, encoding: .utf8)
+      let keyPEM = try? String(contentsOf: files.caKey, encoding: .utf8),
+      let ca = try? Certificate(pemEncoded: pem),
+      let key = try? P256.Signing.PrivateKey(pemRepresentation: keyPEM),
+      ca.notValidAfter > now.addingTimeInterval(renewalDays * 86_400),
+      let constraints = try? ca.extensions.nameConstraints,
+      names.allSatisfy({ permits(constraints, $0) })
     {
-      return (
-        try Certificate(pemEncoded: pem), try P256.Signing.PrivateKey(pemRepresentation: keyPEM)
-      )
+      return (ca, key)
     }
+    made.authority = true
     let key = P256.Signing.PrivateKey()
     let name = try DistinguishedName {
       OrganizationName("Guesswork")
@@ -120,17 +156,74 @@ public enum LocalCertificate {
     let ca = try Certificate(
       version: .v3, serialNumber: .init(), publicKey: .init(key.publicKey),
       notValidBefore: now.addingTimeInterval(-3600),
-      notValidAfter: now.addingTimeInterval(10 * 365 * 86_400),
+      notValidAfter: now.addingTimeInterval(authorityDays * 86_400),
       issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
       extensions: try Certificate.Extensions {
         Critical(BasicConstraints.isCertificateAuthority(maxPathLength: 0))
         Critical(KeyUsage(keyCertSign: true, cRLSign: true))
+        Critical(constraints(for: names))
         SubjectKeyIdentifier(hash: Certificate.PublicKey(key.publicKey))
       },
       issuerPrivateKey: .init(key))
     try write(key.pemRepresentation, to: files.caKey, secret: true)
     try write(try ca.serializeAsPEM().pemString, to: files.caCertificate, secret: false)
     return (ca, key)
+  }
+
+  /// What the CA may sign for: `names`' host names and `.local`; the private ranges and
+  /// `names`' addresses outside them.
+  static func constraints(for names: [String]) -> NameConstraints {
+    var hosts = ["local"]
+    var ranges = privateRanges.compactMap { range(address: $0.address, bits: $0.bits) }
+    for name in names {
+      if let address = try? SocketAddress(ipAddress: name, port: 0) {
+        let bytes = bytes(of: address)
+        let single = ASN1OctetString(contentBytes: ArraySlice(bytes + bytes.map { _ in 0xFF }))
+        if !ranges.contains(where: { contains($0, bytes) }) { ranges.append(single) }
+      } else if !hosts.contains(where: { name == $0 || name.hasSuffix(".\($0)") }) {
+        hosts.append(name)
+      }
+    }
+    return NameConstraints(permittedDNSDomains: hosts, permittedIPRanges: ranges)
+  }
+
+  /// A range as name constraints write it: the address, then the mask.
+  static func range(address: String, bits: Int) -> ASN1OctetString? {
+    guard let parsed = try? SocketAddress(ipAddress: address, port: 0) else { return nil }
+    let bytes = bytes(of: parsed)
+    let mask = (0..<bytes.count).map { index -> UInt8 in
+      let left = max(0, min(8, bits - index * 8))
+      return left == 0 ? 0 : UInt8(truncatingIfNeeded: 0xFF << (8 - left))
+    }
+    return ASN1OctetString(contentBytes: ArraySlice(bytes + mask))
+  }
+
+  /// Whether the range (address and mask) holds `address`.
+  static func contains(_ range: ASN1OctetString, _ address: [UInt8]) -> Bool {
+    let raw = Array(range.bytes)
+    guard raw.count == address.count * 2 else { return false }
+    let (base, mask) = (raw.prefix(address.count), raw.suffix(address.count))
+    return zip(zip(base, mask), address).allSatisfy { pair, byte in
+      pair.0 & pair.1 == byte & pair.1
+    }
+  }
+
+  /// Whether `constraints` let the CA sign for `name`.
+  static func permits(_ constraints: NameConstraints, _ name: String) -> Bool {
+    if let address = try? SocketAddress(ipAddress: name, port: 0) {
+      let bytes = bytes(of: address)
+      return constraints.permittedSubtrees.contains {
+        if case .ipAddress(let range) = $0 { contains(range, bytes) } else { false }
+      }
+    }
+    return constraints.permittedSubtrees.contains {
+      if case .dnsName(let domain) = $0 {
+        name.lowercased() == domain.lowercased()
+          || name.lowercased().hasSuffix(".\(domain.lowercased())")
+      } else {
+        false
+      }
+    }
   }
 
   private static func generalName(_ name: String) -> GeneralName {

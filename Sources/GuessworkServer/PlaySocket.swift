@@ -35,12 +35,31 @@ struct PlaySocket: Sendable {
     http.get("/api/play/socket") { _, _ -> Response in
       throw APIError.websocketExpected
     }
-    router.ws("/api/play/socket") { inbound, outbound, context in
+    router.ws(
+      "/api/play/socket",
+      shouldUpgrade: { request, _ in
+        try api.checkSocketOrigin(request)
+        return .upgrade([:])
+      }
+    ) { inbound, outbound, context in
       // A page's language is its own choice, not the browser's: a socket cannot send headers,
       // so the page names it (`?lang=ru`), and every error is said in it.
       let request = Self.request(context.request)
+      // A client past its cap of sockets is told so in the socket, which a page can read.
+      let client = api.client(request, address: context.requestContext.remoteAddress)
+      do {
+        try api.clientSockets.open(client)
+      } catch {
+        let refusal = EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger)
+        try? await outbound.write(.custom(frame(Self.refusal(refusal, ref: nil, request: request))))
+        try? await outbound.close(.policyViolation, reason: refusal.code)
+        return
+      }
       count(+1)
-      defer { count(-1) }
+      defer {
+        count(-1)
+        api.clientSockets.closed(client)
+      }
       let playerID: String
       do {
         playerID = try await api.identity.requirePlayerID(of: request)

@@ -97,10 +97,22 @@ final class Rooms: Sendable {
   /// the socket is open: a browser cannot read why an upgrade was refused, so a refusal is an
   /// error message (`{"type":"error","code":"kicked",...}`) and a close (1008).
   func registerSocket(on router: Router<GuessworkContext>) {
-    router.ws("/api/rooms/{code}/socket") { inbound, outbound, context in
+    router.ws(
+      "/api/rooms/{code}/socket",
+      shouldUpgrade: { request, _ in
+        try self.api.checkSocketOrigin(request)
+        return .upgrade([:])
+      }
+    ) { inbound, outbound, context in
       let request = context.request
       let language = request.language
+      let client = self.api.client(request, address: context.requestContext.remoteAddress)
+      var counted = false
+      defer { if counted { self.api.clientSockets.closed(client) } }
       do {
+        // A client past its cap of sockets is told so in the socket, which a page can read.
+        try self.api.clientSockets.open(client)
+        counted = true
         let code = try Self.code(context.requestContext)
         let viewer = try await self.viewer(request, code: code)
         try await self.serve(
@@ -148,6 +160,13 @@ final class Rooms: Sendable {
       throw APIError(
         .badRequest, "bad-limit", "error.roomLimit",
         ["low": .int(Room.limits.lowerBound), "high": .int(Room.limits.upperBound)])
+    }
+    let cap = api.caps.roomsPerHost
+    guard try await store.openRoomCount(hostID: playerID) < cap else {
+      var error = APIError(
+        .tooManyRequests, "too-many-rooms", "error.tooManyRooms", ["count": .int(cap)])
+      error.retryAfter = 60
+      throw error
     }
     let now = now()
     var random = SystemRandomNumberGenerator()
@@ -361,8 +380,9 @@ final class Rooms: Sendable {
 
   /// Tells every connection to the room here its own view. The views are made and encoded
   /// outside the hub, so that rooms are told side by side.
-  func publish(_ state: RoomState) async {
-    let (audience, connected) = await hub.audience(of: state)
+  func publish(_ state: RoomState, only: UUID? = nil) async {
+    let (everyone, connected) = await hub.audience(of: state)
+    let audience = only.map { only in everyone.filter { $0.0 == only } } ?? everyone
     let now = now()
     @Sendable func views(_ part: ArraySlice<(UUID, RoomHub.Connection)>) -> [(UUID, String)] {
       part.map { id, connection in
@@ -429,15 +449,36 @@ final class Rooms: Sendable {
   }
 
   /// Closes the rooms idle too long.
-  func closeIdle() async {
-    guard let open = try? await store.openRooms(limit: 1000) else { return }
+  /// Closes the rooms idle too long (the longest idle first, however many rooms are open),
+  /// deletes the rooms closed over a day ago and the sign-in codes that have expired.
+  func sweep() async {
     let now = now()
-    for record in open where now.milliseconds - record.updatedAt >= Self.idleMs {
+    try? await store.purgeRooms(closedBefore: now.milliseconds - api.caps.closedRoomKeptMs)
+    try? await store.deleteExpiredLinkCodes(at: now.milliseconds)
+    guard
+      let idle = try? await store.idleRooms(
+        before: now.milliseconds - Self.idleMs, limit: 1000)
+    else { return }
+    for record in idle {
       _ = try? await change(record.code) { state, now in
         guard state.room.isIdle(at: now, idleMs: Self.idleMs) else { return RoomOutcome() }
         state.room.close(at: now)
         state.version += 1
         return RoomOutcome()
+      }
+    }
+  }
+
+  /// Tells a room's connections who is connected, a quarter of a second after a socket opened
+  /// or closed, once for all that did meanwhile: a crowd of sockets opening costs a few views
+  /// for everyone, not one each.
+  func announce(_ code: String) async {
+    guard await hub.startAnnouncing(code) else { return }
+    Task {
+      try? await Task.sleep(for: .milliseconds(250))
+      await hub.doneAnnouncing(code)
+      try? await hub.serially(code) {
+        if let state = try? await self.load(code) { await self.publish(state) }
       }
     }
   }
@@ -461,17 +502,25 @@ final class Rooms: Sendable {
     let signedOut = RoomHub.Outgoing.close(.policyViolation, "signed out")
     let socket = api.identity.sockets.add(token: key) { sender.yield(signedOut) }
     defer { api.identity.sockets.remove(socket) }
-    let id = await hub.connect(code: code, viewer: viewer, link: link, sender: sender)
+    guard
+      let id = await hub.connect(
+        code: code, viewer: viewer, link: link, sender: sender, caps: api.caps)
+    else {
+      throw APIError(
+        .serviceUnavailable, "room-sockets-full", "error.roomSocketsFull",
+        ["count": .int(api.caps.socketsPerRoom)])
+    }
     defer {
       // The others see this player's connection go.
       Task {
-        if let state = await self.hub.disconnect(code: code, id: id) { await self.publish(state) }
+        if await self.hub.disconnect(code: code, id: id) != nil { await self.announce(code) }
       }
     }
-    // The view at once: a client that reconnects continues where it was; the others see it
-    // connected.
+    // The view at once: a client that reconnects continues where it was. The others see it
+    // connected a moment later, once for a burst of sockets opening.
     if let state = try? await load(code) {
-      await publish(state)
+      await publish(state, only: id)
+      await announce(code)
     }
     await withTaskGroup(of: Void.self) { group in
       group.addTask {
@@ -563,9 +612,18 @@ actor RoomHub {
     let viewer: RoomViewer
     let link: String
     let sender: AsyncStream<Outgoing>.Continuation
+    /// When it connected, in the order connections came.
+    let serial: Int
     /// The newest version of the room this connection has been sent.
     var version = -1
   }
+
+  private var serials = 0
+  private var announcing: Set<String> = []
+
+  /// Whether an announcement of room `code`'s connections is to be made (none is waiting).
+  func startAnnouncing(_ code: String) -> Bool { announcing.insert(code).inserted }
+  func doneAnnouncing(_ code: String) { announcing.remove(code) }
 
   private var connections: [String: [UUID: Connection]] = [:]
   private var states: [String: RoomState] = [:]
@@ -605,12 +663,26 @@ actor RoomHub {
       })
   }
 
+  /// A new connection to room `code`, or nil when the room holds `caps.socketsPerRoom`
+  /// already. A player's newest connections win: past `caps.socketsPerPlayer`, their oldest
+  /// is closed.
   func connect(
     code: String, viewer: RoomViewer, link: String,
-    sender: AsyncStream<Outgoing>.Continuation
-  ) -> UUID {
+    sender: AsyncStream<Outgoing>.Continuation, caps: RoomCaps
+  ) -> UUID? {
+    guard (connections[code]?.count ?? 0) < caps.socketsPerRoom else { return nil }
+    if case .player = viewer {
+      let own = (connections[code] ?? [:]).filter { $0.value.viewer == viewer }
+        .sorted { $0.value.serial < $1.value.serial }
+      for (id, oldest) in own.prefix(max(0, own.count - caps.socketsPerPlayer + 1)) {
+        oldest.sender.yield(.close(.policyViolation, "replaced by a newer connection"))
+        connections[code]?[id] = nil
+      }
+    }
     let id = UUID()
-    connections[code, default: [:]][id] = Connection(viewer: viewer, link: link, sender: sender)
+    serials += 1
+    connections[code, default: [:]][id] = Connection(
+      viewer: viewer, link: link, sender: sender, serial: serials)
     recount()
     return id
   }
@@ -737,7 +809,8 @@ struct RoomClockService: Service {
       try? await Task.sleep(for: .milliseconds(200))
       await rooms.tickDue()
       ticks += 1
-      if ticks % 300 == 0 { await rooms.closeIdle() }
+      // Five ticks a second.
+      if ticks % (5 * rooms.api.caps.sweepSeconds) == 0 { await rooms.sweep() }
     }
   }
 }

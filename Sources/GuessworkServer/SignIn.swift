@@ -36,8 +36,10 @@ extension API {
 
   static let unknownCode = APIError(.notFound, "not-found", "error.signInLink")
 
-  func registerSignIn(on router: Router<some RequestContext>) {
+  func registerSignIn(on router: Router<some RemoteAddressRequestContext>) {
     router.get("/api/link-codes/{code}") { request, context in
+      // Codes are short: guessing them is charged to the client, as looking up rooms is.
+      try limiter.admit(.rooms, key: client(request, address: context.remoteAddress))
       let hash = try Self.codeHash(context.parameters.require("code"))
       guard let playerID = try await store.linkCodePlayer(hash: hash, at: clock().milliseconds),
         let player = try await store.player(id: playerID)
@@ -46,6 +48,7 @@ extension API {
       return json(LinkCodeView(player: PlayerView(player), current: current.map(PlayerView.init)))
     }
     router.post("/api/link-codes/{code}") { request, context in
+      try limiter.admit(.rooms, key: client(request, address: context.remoteAddress))
       let hash = try Self.codeHash(context.parameters.require("code"))
       _ = try await body(of: request)  // JSON or nothing: no cross-site form can use a code
       let now = clock().milliseconds
@@ -61,6 +64,7 @@ extension API {
     }
     router.post("/api/me/link-codes") { request, _ in
       let player = try await identity.requirePlayer(of: request)
+      try limiter.admit(.games, key: player.id)
       _ = try await body(of: request)
       let (code, expiresAt) = try await LinkCode.issue(
         for: player.id, in: store, at: clock().milliseconds)

@@ -71,6 +71,33 @@ extension SQLStore {
     }
   }
 
+  public func idleRooms(before: Int64, limit: Int) async throws -> [RoomRecord] {
+    try await session { db in
+      try await db.raw(
+        """
+        SELECT * FROM rooms WHERE closed_at IS NULL AND updated_at <= \(bind: before)
+        ORDER BY updated_at, code LIMIT \(bind: limit)
+        """
+      ).all().map(Self.room(from:))
+    }
+  }
+
+  public func purgeRooms(closedBefore: Int64) async throws {
+    try await writing { db in
+      try await db.raw(
+        "DELETE FROM rooms WHERE closed_at IS NOT NULL AND closed_at < \(bind: closedBefore)"
+      ).run()
+    }
+  }
+
+  public func openRoomCount(hostID: String) async throws -> Int {
+    try await session { db in
+      try await db.raw(
+        "SELECT COUNT(*) AS n FROM rooms WHERE host_id = \(bind: hostID) AND closed_at IS NULL"
+      ).first()?.decode(column: "n", as: Int.self) ?? 0
+    }
+  }
+
   private static func room(from row: any SQLRow) throws -> RoomRecord {
     RoomRecord(
       code: try row.decode(column: "code", as: String.self),

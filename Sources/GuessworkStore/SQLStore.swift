@@ -748,6 +748,12 @@ public final class SQLStore: GuessworkStore {
     }
   }
 
+  public func deleteExpiredLinkCodes(at now: Int64) async throws {
+    try await writing { db in
+      try await db.raw("DELETE FROM link_codes WHERE expires_at <= \(bind: now)").run()
+    }
+  }
+
   private static let playerColumns: SQLQueryString = """
     p.id, p.name, p.preferences, p.created_at,
     (SELECT COUNT(*) FROM avatars a WHERE a.player_id = p.id) AS avatars

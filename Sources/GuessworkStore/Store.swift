@@ -24,6 +24,8 @@ public protocol GuessworkStore: Sendable {
   func linkCodePlayer(hash: String, at now: Int64) async throws -> String?
   /// Uses a sign-in code: its player, once (of two uses at once, one gets `nil`).
   func useLinkCode(hash: String, at now: Int64) async throws -> String?
+  /// Deletes the link codes that expired by `now` (used or not).
+  func deleteExpiredLinkCodes(at now: Int64) async throws
   /// The ids of the unfinished games of `kinds` created since `since` (of one player, or of
   /// everyone), oldest first, at most `limit`.
   func unfinishedGameIDs(kinds: [String], since: Int64, playerID: String?, limit: Int)
@@ -182,6 +184,13 @@ public protocol GuessworkStore: Sendable {
   func saveRoom(_ room: RoomRecord, expectedVersion: Int) async throws -> Bool
   /// The rooms not closed, most recently active first.
   func openRooms(limit: Int) async throws -> [RoomRecord]
+  /// Open rooms last changed at or before `before`, the longest idle first: the idle sweep
+  /// reaches the oldest however many rooms are open.
+  func idleRooms(before: Int64, limit: Int) async throws -> [RoomRecord]
+  /// Deletes the rooms closed before `closedBefore`.
+  func purgeRooms(closedBefore: Int64) async throws
+  /// How many rooms `hostID` has open.
+  func openRoomCount(hostID: String) async throws -> Int
   /// Rooms changed by any instance, as `<code> <version>`, for a store that several instances
   /// share (PostgreSQL's LISTEN/NOTIFY); nil when only one instance can use the store.
   func roomChanges() -> AsyncStream<String>?

@@ -21,6 +21,8 @@ struct Serve: AsyncParsableCommand {
       GUESSWORK_DATA_DIR, DATABASE_URL, LOG_LEVEL, GUESSWORK_BEHIND_HTTPS, GUESSWORK_DATAMUSE=off, \
       GUESSWORK_DATAMUSE_URL, GUESSWORK_METRICS_PORT, GUESSWORK_METRICS_HOST, GUESSWORK_HTTPS=1, \
       GUESSWORK_TLS_CERT, GUESSWORK_TLS_KEY, GUESSWORK_RATE_LIMITS, GUESSWORK_REQUEST_DEADLINE, GUESSWORK_FIRST_REQUEST_SECONDS, \
+      GUESSWORK_ROOM_SOCKETS_PER_PLAYER, GUESSWORK_SOCKETS_PER_CLIENT, GUESSWORK_ROOM_SOCKETS, \
+      GUESSWORK_ROOMS_PER_HOST, GUESSWORK_EXPIRY_SWEEP_SECONDS, \
       GUESSWORK_PUBLIC_DIR and GUESSWORK_I18N_DIR (pages and catalogs from folders); \
       GUESSWORK_MALLOC=system keeps glibc's malloc where jemalloc is installed.
       With --https it serves HTTPS with a certificate it makes once for this machine's names and \
@@ -162,7 +164,17 @@ struct Serve: AsyncParsableCommand {
   private func useLocalCertificate(_ configuration: inout ServerConfiguration) throws {
     let files = LocalCertificate.Files(dataDirectory: configuration.dataDirectory)
     let names = LocalCertificate.machineNames(listeningOn: configuration.host)
-    if try LocalCertificate.ensure(files, names: names) {
+    let made = try LocalCertificate.ensure(files, names: names)
+    if made.authority, FileManager.default.fileExists(atPath: files.caCertificate.path) {
+      FileHandle.standardOutput.write(
+        Data(
+          """
+          Warning: made a new certificate authority in \(files.folder.path) (the old one was \
+          near its end, had no name constraints, or could not sign for this machine's names). \
+          Phones must trust the new one: open /guesswork-ca.crt on each again.\n
+          """.utf8))
+    }
+    if made.certificate {
       FileHandle.standardOutput.write(
         Data(
           "Made an HTTPS certificate for \(names.joined(separator: ", ")) in \(files.folder.path)\n"
