@@ -176,7 +176,6 @@ def start_game(player, game):
     elif game == "guess-or-pass":
         player.click("#categories [data-id=animals]")
         player.click("#play-button")
-        player.click("#start")
         player.find("#word", 10)
     elif game == "color-match":
         player.click("#start")

@@ -55,7 +55,7 @@ export function picture(id, name) {
   const img = el('img', { class: 'pic photo', src: `/api/pictures/${id}`, alt: name || '', draggable: 'false', decoding: 'async' });
   img.addEventListener('error', () => {
     img.classList.add('broken');
-    say(t('pictureQuiz.pictureFailed'), 'error');
+    say({ key: 'pictureQuiz.pictureFailed' }, 'error');
   }, { once: true });
   return img;
 }

@@ -3,8 +3,27 @@
 import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
 import { uploadAvatar } from './avatar.js';
 import {
-  t, lang, choice, setLanguage, onLanguageChange,
+  t, lang, choice, setLanguage, onLanguageChange, bind,
 } from './i18n.js';
+
+/** A radio button's label as a message: its catalog key when it has one (so that a line naming
+    it is said again in a new language), else its text (a language's own name). */
+function labelOf(radio) {
+  const span = radio.parentElement.querySelector('[data-i18n]');
+  return span ? { key: span.getAttribute('data-i18n') } : radio.parentElement.textContent.trim();
+}
+
+/** Shows `message` in a status line: a message object `{key, args}` is said again after a change
+    of language (a server's error, already in the player's language, is plain text). */
+function statusLine(node, message, kind) {
+  if (message && typeof message === 'object') bind(node, message.key, message.args);
+  else {
+    node.removeAttribute('data-i18n');
+    node.removeAttribute('data-i18n-args');
+    node.textContent = message;
+  }
+  node.dataset.kind = kind;
+}
 
 function showAvatar(player) {
   $('#current-avatar').replaceChildren(player.avatarURL
@@ -21,7 +40,7 @@ function preferenceRadios(name, key, savedKey, player, saved) {
     radio.addEventListener('change', async () => {
       try {
         saved(await api('PATCH', '/api/me', { preferences: { [key]: radio.value } }));
-        say(t(savedKey, { choice: radio.parentElement.textContent.trim() }));
+        say({ key: savedKey, args: { choice: labelOf(radio) } });
       } catch (e) { say(e.message, 'error'); }
     });
   }
@@ -37,7 +56,7 @@ function languageRadios() {
     radio.addEventListener('change', async () => {
       try {
         await setLanguage(radio.value);
-        say(t('settings.language.saved', { choice: radio.parentElement.textContent.trim() }));
+        say({ key: 'settings.language.saved', args: { choice: labelOf(radio) } });
       } catch (e) {
         say(t('common.language.notSaved', { error: e.message }), 'error');
       }
@@ -126,9 +145,7 @@ async function main() {
 const wordsOf = (text) => text.split('\n').map((w) => w.trim()).filter(Boolean);
 
 function categoryStatus(message, kind = 'info') {
-  const node = $('#category-status');
-  node.textContent = message;
-  node.dataset.kind = kind;
+  statusLine($('#category-status'), message, kind);
 }
 
 async function loadCategories() {
@@ -170,12 +187,12 @@ async function saveCategory(event) {
   const name = $('#category-name').value.trim();
   const words = wordsOf($('#category-words').value);
   // The same rules as the server, said before asking it.
-  if (!name) { categoryStatus(t('settings.categories.needName'), 'error'); $('#category-name').focus(); return; }
+  if (!name) { categoryStatus({ key: 'settings.categories.needName' }, 'error'); $('#category-name').focus(); return; }
   const distinct = new Set(words.map((w) => w.toLowerCase())).size;
-  if (distinct < 10) { categoryStatus(t('settings.categories.tooFew', { count: distinct }), 'error'); $('#category-words').focus(); return; }
+  if (distinct < 10) { categoryStatus({ key: 'settings.categories.tooFew', args: { count: distinct } }, 'error'); $('#category-words').focus(); return; }
   try {
     const saved = await api(id ? 'PUT' : 'POST', id ? `/api/categories/${encodeURIComponent(id)}` : '/api/categories', { name, words });
-    categoryStatus(t(id ? 'settings.categories.saved' : 'settings.categories.created', { name: saved.name }));
+    categoryStatus({ key: id ? 'settings.categories.saved' : 'settings.categories.created', args: { name: saved.name } });
     resetCategoryForm();
     await loadCategories();
   } catch (e) { categoryStatus(e.message, 'error'); }
@@ -186,7 +203,7 @@ async function deleteCategory(category) {
   try {
     await api('DELETE', `/api/categories/${encodeURIComponent(category.id)}`);
     if ($('#category-id').value === category.id) resetCategoryForm();
-    categoryStatus(t('settings.categories.deleted', { name: category.name }));
+    categoryStatus({ key: 'settings.categories.deleted', args: { name: category.name } });
     await loadCategories();
   } catch (e) { categoryStatus(e.message, 'error'); }
 }
@@ -208,9 +225,7 @@ let coordinates = null;
 let alarms = [];
 
 function reminderStatus(message, kind = 'info') {
-  const node = $('#reminder-status');
-  node.textContent = message;
-  node.dataset.kind = kind;
+  statusLine($('#reminder-status'), message, kind);
 }
 
 /** The earliest time the picker offers: an hour from now, to the next minute. */
@@ -286,17 +301,17 @@ async function saveReminder(event) {
   const title = $('#reminder-title').value.trim();
   const place = $('#reminder-place').value.trim();
   const value = $('#reminder-start').value;
-  if (!title) { reminderStatus(t('settings.reminders.needTitle'), 'error'); return; }
-  if (!place) { reminderStatus(t('settings.reminders.needPlace'), 'error'); return; }
-  if (!value) { reminderStatus(t('settings.reminders.needTime'), 'error'); $('#reminder-start').focus(); return; }
+  if (!title) { reminderStatus({ key: 'settings.reminders.needTitle' }, 'error'); return; }
+  if (!place) { reminderStatus({ key: 'settings.reminders.needPlace' }, 'error'); return; }
+  if (!value) { reminderStatus({ key: 'settings.reminders.needTime' }, 'error'); $('#reminder-start').focus(); return; }
   if (new Date(value).getTime() < Date.now() + HOUR) {
-    reminderStatus(t('settings.reminders.tooSoon'), 'error');
+    reminderStatus({ key: 'settings.reminders.tooSoon' }, 'error');
     $('#reminder-start').focus();
     return;
   }
   try {
     const made = await api('POST', '/api/reminders', { title, start: withOffset(value), place, ...(coordinates || {}) });
-    reminderStatus(t('settings.reminders.added', { title: made.title, when: new Date(made.startsAt).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' }) }));
+    reminderStatus({ key: 'settings.reminders.added', args: { title: made.title, when: new Date(made.startsAt).toLocaleString(lang(), { dateStyle: 'medium', timeStyle: 'short' }) } });
     await loadReminders();
   } catch (e) { reminderStatus(e.message, 'error'); }
 }
@@ -304,7 +319,7 @@ async function saveReminder(event) {
 async function deleteReminder(reminder) {
   try {
     await api('DELETE', `/api/reminders/${encodeURIComponent(reminder.id)}`);
-    reminderStatus(t('settings.reminders.deleted', { title: reminder.title }));
+    reminderStatus({ key: 'settings.reminders.deleted', args: { title: reminder.title } });
     await loadReminders();
   } catch (e) { reminderStatus(e.message, 'error'); }
 }

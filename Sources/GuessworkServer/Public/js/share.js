@@ -4,7 +4,7 @@
 // text box with "Copy" is always shown as well: on plain HTTP a phone has neither, and the player
 // can still copy the text by hand.
 import { el } from './api.js';
-import { t } from './i18n.js';
+import { t, bind } from './i18n.js';
 
 let panels = 0;
 
@@ -13,7 +13,7 @@ export function sharePanel(share) {
   const id = `share-text-${++panels}`;
   const text = share.text;
   const status = el('p', { class: 'share-status', role: 'status', 'aria-live': 'polite' });
-  const tell = (key) => { status.textContent = t(key); };
+  const tell = (key) => { bind(status, key); }; // said again in a new language
   const box = el('textarea', {
     id, class: 'share-text', readOnly: true, rows: Math.max(3, text.split('\n').length + 1),
     spellcheck: 'false', text, on: { focus: () => box.select() },

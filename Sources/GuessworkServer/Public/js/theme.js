@@ -57,3 +57,30 @@
   root.classList.add('i18n-loading'); // css/app.css hides the texts while it is there
   setTimeout(() => root.classList.remove('i18n-loading'), 4000);
 })();
+
+// Focus rings only after keyboard use. Pages put focus on their first control for whoever uses
+// a keyboard, and Chromium draws :focus-visible for a focus set by script before any input, so a
+// tap-only player saw a thick ring that looked like a hint. <html class="keyboard"> is set by a
+// key that moves or presses (not a letter typed into a field) and cleared by a tap or click;
+// css/app.css draws the ring only while it is there. A keyboard user's mode carries over to the
+// next page of this tab, so the focus a page sets on arrival shows at once.
+(function () {
+  const KEY = 'guesswork.keyboard';
+  const root = document.documentElement;
+  const MODIFIERS = ['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock'];
+  function use(keyboard) {
+    if (root.classList.contains('keyboard') === keyboard) return;
+    root.classList.toggle('keyboard', keyboard);
+    try { sessionStorage.setItem(KEY, keyboard ? '1' : ''); } catch { /* this page still knows */ }
+  }
+  let stored = false;
+  try { stored = sessionStorage.getItem(KEY) === '1'; } catch { stored = false; }
+  root.classList.toggle('keyboard', stored);
+  addEventListener('keydown', (event) => {
+    if (MODIFIERS.includes(event.key)) return;
+    const typing = event.key.length === 1 && event.target instanceof Element
+      && event.target.closest('input, textarea, select, [contenteditable]');
+    if (!typing) use(true);
+  }, true);
+  addEventListener('pointerdown', (event) => { if (event.isPrimary !== false) use(false); }, true);
+})();

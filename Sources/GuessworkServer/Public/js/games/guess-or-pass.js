@@ -298,6 +298,7 @@ async function showSetup() {
   $('#over').hidden = true;
   $('#setup').hidden = false;
   setGameIdInURL(null);
+  showChoice();
   const figures = await loadBest();
   setText('#best-line', figures.bestOverall !== undefined && figures.bestOverall !== null ? t('guessOrPass.best', { count: figures.bestOverall }) : '');
   const first = $('#categories button');
@@ -320,24 +321,38 @@ function buildCategories() {
 
 function choose(id, button) {
   chosen = chosen === id ? null : id;
-  for (const b of document.querySelectorAll('#categories button')) b.setAttribute('aria-pressed', String(b.dataset.id === chosen));
   button.focus();
+  showChoice();
+}
+
+// What Play will start, beside it (the original's "Ready?" words): the category and the round's
+// length; Play names the start once there is a category.
+function showChoice() {
+  for (const b of document.querySelectorAll('#categories button')) b.setAttribute('aria-pressed', String(b.dataset.id === chosen));
+  const button = $('#play-button');
+  if (!chosen) {
+    setText('#confirm-text', '');
+    button.setAttribute('data-i18n', 'guessOrPass.play');
+    setText(button, t('guessOrPass.play'));
+    return;
+  }
+  const seconds = readSettings($('#settings')).duration;
+  const span = seconds === undefined ? t('guessOrPass.span.unknown')
+    : seconds % 60 === 0 ? t('guessOrPass.span.minutes', { count: seconds / 60 }) : t('guessOrPass.span.seconds', { count: seconds });
+  setText('#confirm-text', `${t('guessOrPass.confirm.text', { category: categoryTitle(chosen), span })} ${t('guessOrPass.confirm.luck')}`);
+  button.setAttribute('data-i18n', 'guessOrPass.startGame');
+  setText(button, t('guessOrPass.startGame'));
 }
 
 function play() {
   if (!chosen) { openDialog($('#no-category')); return; }
-  const seconds = readSettings($('#settings')).duration;
-  const span = seconds === undefined ? t('guessOrPass.span.unknown')
-    : seconds % 60 === 0 ? t('guessOrPass.span.minutes', { count: seconds / 60 }) : t('guessOrPass.span.seconds', { count: seconds });
-  setText('#confirm-text', t('guessOrPass.confirm.text', { category: categoryTitle(chosen), span }));
-  openDialog($('#confirm'));
+  startGame();
 }
 
-// Called from the tap that starts a round ("Start game", "Play again"): what a browser grants
-// only to a tap (motion access, fullscreen, sound) is asked for here, before anything waits.
-// Motion first: asking for fullscreen uses the tap up.
+// Called from the tap that starts a round (Play, "Play again"): what a browser grants only to a
+// tap (motion access, fullscreen, sound) is asked for here, before anything waits. Motion first:
+// asking for fullscreen uses the tap up.
 async function startGame() {
-  closeDialog($('#confirm'));
   requestTilt();
   holdScreen(true);
   announcedTen = false;
@@ -393,8 +408,7 @@ async function main() {
   setupSwipes();
   $('#play-button').addEventListener('click', play);
   $('#no-category-ok').addEventListener('click', () => closeDialog($('#no-category')));
-  $('#cancel').addEventListener('click', () => closeDialog($('#confirm')));
-  $('#start').addEventListener('click', startGame);
+  $('#settings').addEventListener('change', showChoice);
   $('#guessed').addEventListener('click', () => send('guessed'));
   $('#pass').addEventListener('click', () => send('pass'));
   $('#end').addEventListener('click', () => session.act({ type: 'end' }));

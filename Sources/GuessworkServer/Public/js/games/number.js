@@ -37,8 +37,9 @@ function render(reply) {
   const v = reply.view;
   $('#setup').hidden = true;
   $('#play').hidden = v.isOver;
+  // The banner says the last hint ("My number is higher than 50."); the view's short `hint` is
+  // the same words again, so it is not shown, and the range is the bar.
   setText('#message', tm(v.message));
-  setText('#hint', v.hint ? tm(v.hint) : '');
   setText('#range-text', tm(v.knownRangeText));
   const span = Math.max(1, v.high - v.low + 1);
   const bar = $('#range-known');
@@ -57,8 +58,8 @@ function render(reply) {
   if (v.isOver) {
     const wasHidden = over.hidden;
     over.hidden = false;
+    // The title says the secret ("Out of attempts! My number was 42."), once.
     setText('#over-title', tm(v.message));
-    setText('#reveal', t('number.reveal', { number: v.secret }));
     setText('#over-score', t('number.score', { score: reply.score }));
     renderAnalysis(v, reply.summary);
     celebrate(over, winLines(reply), session.endedNow);

@@ -46,7 +46,7 @@ function render(reply) {
   $('#setup').hidden = true;
   $('#play').hidden = false;
   setText('#progress', t('pictureQuiz.progress', { number: v.questionNumber, count: v.questions }));
-  setText('#score', t('pictureQuiz.score', { score: v.score }));
+  setText('#score', t('pictureQuiz.scoreOf', { score: v.score, count: v.questions }));
   setText('#question', questionText(deck, v.answerName));
   const key = `${reply.id}:${v.questionNumber}`;
   if (shownQuestion !== key) {
@@ -60,7 +60,8 @@ function render(reply) {
   for (const b of buttons) b.disabled = v.phase !== 'question';
   if (v.phase === 'question') {
     closeDialog($('#answer'));
-    closeDialog($('#over'));
+    $('#over').hidden = true;
+    $('#play').hidden = false;
     // Named pictures from earlier answers go too: nothing names a picture during a question.
     $('#answer-pic').replaceChildren();
     $('#missed').replaceChildren();
@@ -103,6 +104,8 @@ function showAnswer(v) {
   if (session.view !== v) return;
   setText('#answer-title', answerTitle(v.answer));
   setText('#answer-text', v.message ? tm(v.message) : '');
+  // A wrong answer costs a point: said where the lower score is shown.
+  $('#answer-rule').hidden = !!v.answer.correct;
   const a = v.answer;
   $('#answer-pic').replaceChildren(...(a.chosenId ? [picture(a.chosenId, a.chosenName)] : []));
   openDialog($('#answer'));
@@ -114,14 +117,23 @@ function showOver(v, endedNow) {
   closeDialog($('#answer'));
   // The last answer's verdict heads the dialog; the end of the game is the sentence below it.
   setText('#over-title', v.answer ? answerTitle(v.answer) : t('pictureQuiz.over.title'));
-  setText('#over-text', v.message ? tm(v.message) : t('picture-quiz.over', { score: v.score }));
+  // The final score out of the questions, and how the right and wrong answers made it (a
+  // wrong one costs a point, so 7 right of 8 score 6).
   const missed = v.missed || [];
+  const s = (session.reply && session.reply.summary) || {};
+  const right = typeof s.correct === 'number' ? s.correct : v.questions - missed.length;
+  setText('#over-text', t('pictureQuiz.over.text', { score: v.score, count: v.questions }));
+  setText('#over-rule', t('pictureQuiz.over.rule', { right, wrong: v.questions - right }));
   $('#missed-block').hidden = missed.length === 0;
   $('#missed').replaceChildren(...missed.map((m) => el('li', {},
     picture(m.answerId, m.answerName),
     el('span', { text: t('pictureQuiz.missed.item', { number: m.questionNumber, answer: m.answerName, chosen: m.chosenName }) }))));
-  celebrate($('#over'), overLines(session.reply), endedNow);
-  openDialog($('#over'));
+  $('#play').hidden = true;
+  const over = $('#over');
+  const first = over.hidden;
+  over.hidden = false;
+  celebrate(over, overLines(session.reply), endedNow);
+  if (first) $('#again').focus();
 }
 
 // Every question right is a perfect round; and a new best in the deck or over every deck.
@@ -189,7 +201,7 @@ function deckCard(d) {
 }
 
 async function showSetup() {
-  closeDialog($('#over'));
+  $('#over').hidden = true;
   closeDialog($('#answer'));
   setGameIdInURL(null);
   deck = null;
@@ -216,8 +228,7 @@ async function main() {
   settingsForm(await gameEntry('picture-quiz'), $('#settings'), { prefix: 'set-' });
   $('#continue').addEventListener('click', next);
   $('#answer').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
-  $('#over').addEventListener('cancel', (e) => { e.preventDefault(); closeDialog($('#over')); showSetup(); });
-  $('#again').addEventListener('click', () => { closeDialog($('#over')); if (deck) start(deck, session.view); else showSetup(); });
+  $('#again').addEventListener('click', () => { if (deck) start(deck, session.view); else showSetup(); });
   $('#other-deck').addEventListener('click', showSetup);
   await resumeOrSetup(session, showSetup);
 }
