@@ -201,6 +201,17 @@ struct API: Sendable {
     return body
   }
 
+  /// A request body that says nothing: none, or a JSON object (whose members are ignored). A
+  /// route that takes no input refuses anything else (`[null, null]`, `null`, a number) with a
+  /// 400 rather than quietly taking it.
+  func emptyBody(of request: Request) async throws {
+    let body = try await body(of: request, limit: 1024)
+    guard !body.isEmpty else { return }
+    guard (try? JSONSerialization.jsonObject(with: body)) is [String: Any] else {
+      throw APIError(.badRequest, "bad-request", "error.body.notObject")
+    }
+  }
+
   /// Whether a `Content-Type` value is JSON's media type: `application/json` in any case,
   /// with spaces and tabs around it and any parameters after it. Read as bytes: every move
   /// asks, and trimming and lowering it as a `String` was 0.6% of a move's CPU (perf; 0.3% now).

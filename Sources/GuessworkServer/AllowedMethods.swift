@@ -39,6 +39,8 @@ struct AllowedMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
     let segments = path.split(separator: "/", omittingEmptySubsequences: true)
     var found = Set(
       routes.filter { Self.matches($0.path.components, segments[...]) }.map(\.method.rawValue))
+    // A path that names a file (a reminder's `.ics`) is a route's file to read, nothing more.
+    if segments.last?.contains(".") == true { found.formIntersection(["GET", "HEAD"]) }
     if site.file(at: path) != nil { found.formUnion(["GET", "HEAD"]) }
     return found.sorted()
   }

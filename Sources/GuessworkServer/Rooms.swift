@@ -206,7 +206,7 @@ final class Rooms: Sendable {
     let code = try Self.code(context)
     // The body says nothing, but it must be JSON if there is one: a cross-site form (text/plain)
     // must not join a player to a room.
-    _ = try await api.body(of: request, limit: 1024)
+    try await api.emptyBody(of: request)
     guard let player = try await store.player(id: playerID) else { throw APIError.noPlayer }
     let state = try await change(code) { state, now in
       if try state.room.join(playerID, name: player.name, hasAvatar: player.hasAvatar, at: now) {

@@ -50,7 +50,7 @@ extension API {
     router.post("/api/link-codes/{code}") { request, context in
       try limiter.admit(.rooms, key: client(request, address: context.remoteAddress))
       let hash = try Self.codeHash(context.parameters.require("code"))
-      _ = try await body(of: request)  // JSON or nothing: no cross-site form can use a code
+      try await emptyBody(of: request)  // JSON or nothing: no cross-site form can use a code
       let now = clock().milliseconds
       guard let playerID = try await store.useLinkCode(hash: hash, at: now),
         let player = try await store.player(id: playerID)
@@ -65,7 +65,7 @@ extension API {
     router.post("/api/me/link-codes") { request, _ in
       let player = try await identity.requirePlayer(of: request)
       try limiter.admit(.games, key: player.id)
-      _ = try await body(of: request)
+      try await emptyBody(of: request)
       let (code, expiresAt) = try await LinkCode.issue(
         for: player.id, in: store, at: clock().milliseconds)
       return json(
@@ -73,7 +73,7 @@ extension API {
     }
     router.post("/api/me/sign-out") { request, _ in
       // JSON or nothing, like every JSON route: a cross-site form cannot sign a visitor out.
-      _ = try await body(of: request)
+      try await emptyBody(of: request)
       var response = Response(status: .noContent)
       if let token = Identity.token(of: request) {
         try await signOut(token: token)

@@ -100,9 +100,9 @@ struct BullseyeGameTests {
         == #"{"freePlay":false,"rounds":2,"scoring":"classic"}"#)
   }
 
-  @Test("An unknown scoring is a decoding error")
+  @Test("An unknown scoring is refused as a setting, naming what it allows")
   func settingsUnknownScoring() {
-    #expect(throws: DecodingError.self) {
+    #expect(throws: SettingError.self) {
       try H.decode(Bullseye.Settings.self, #"{"scoring":"euclid"}"#)
     }
   }

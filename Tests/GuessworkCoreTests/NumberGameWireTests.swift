@@ -30,7 +30,7 @@ struct NumberGameWireTests {
     #expect(
       try decode(NumberGame.Settings.self, #"{"low":100,"high":999}"#)
         == .init(low: 100, high: 999, attempts: 5))
-    #expect(throws: DecodingError.self) {
+    #expect(throws: SettingError.self) {
       try decode(NumberGame.Settings.self, #"{"attempts":"many"}"#)
     }
   }

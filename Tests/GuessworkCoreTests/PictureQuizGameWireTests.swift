@@ -16,7 +16,8 @@ struct PictureQuizGameWireTests {
     #expect(try decode(PictureQuizGame.Settings.self, "{}") == .init())
     #expect(try decode(PictureQuizGame.Settings.self, #"{"choices":5}"#) == .init(choices: 5))
     #expect(try decode(PictureQuizGame.Settings.self, #"{"questions":20}"#) == .init(questions: 20))
-    #expect(throws: DecodingError.self) {
+    // A value of the wrong kind names the setting and what it allows.
+    #expect(throws: SettingError.self) {
       try decode(PictureQuizGame.Settings.self, #"{"choices":2.5}"#)
     }
   }

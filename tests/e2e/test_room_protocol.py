@@ -131,7 +131,7 @@ def test_a_whole_picture_quiz_room_with_a_screen_and_three_phones():
         screen.latest(lambda m: len(m["players"]) == 3, "three players on the screen")
         host_act(host, code, {"type": "choose", "game": "picture-quiz",
                               "settings": {"questions": 3, "choices": 3}, "deck": "animals"})
-        started = host_act(host, code, {"type": "start"})
+        host_act(host, code, {"type": "start"})
         assert started["phase"] == "question" and started["round"]["of"] == 3
         for number in range(3):
             question = screen.latest(
@@ -211,7 +211,7 @@ def test_guess_or_pass_in_teams_never_shows_the_holder_the_word(words_on):
         ids = [s.wait(lambda m: m.get("type") == "room", "a view")["you"]["id"] for s in sockets]
         host_act(host, code, {"type": "choose", "game": "guess-or-pass", "settings": {"duration": 30},
                               "category": "animals", "teams": 2, "wordsOn": words_on})
-        started = host_act(host, code, {"type": "start"})
+        host_act(host, code, {"type": "start"})
         teams = started["teams"]
         assert [len(t["players"]) for t in teams] == [2, 2]
         turns = started["turn"]["of"]
@@ -501,3 +501,74 @@ def test_color_match_in_a_room_pushes_the_first_card_when_the_countdown_ends():
                              "the first card, pushed", timeout=10)
         assert card["round"]["view"]["top"] and card["round"]["view"]["bottom"]
         socket.close()
+
+
+# The six inks of Color Match (SPEC 1.2), by colour.
+INKS = {"red": "#b32f3c", "orange": "#f8941d", "yellow": "#e7d936", "green": "#39b54a",
+        "blue": "#0072bc", "purple": "#92278f"}
+
+
+def play_color_match_right(phone, code, socket, end, pause):
+    """Answers every card right, `pause()` seconds after it shows, until `end` (monotonic)."""
+    answered = 0
+    seen = 0
+    while time.monotonic() < end:
+        try:
+            view = socket.latest(
+                lambda m: m["phase"] != "question" or (m["round"]["view"] or {}).get("phase") == "trial"
+                and m["round"]["view"]["trialNumber"] > seen, "the next card", timeout=max(0.1, end - time.monotonic()))
+        except AssertionError:
+            break
+        if view["phase"] != "question":
+            break
+        card = view["round"]["view"]
+        seen = card["trialNumber"]
+        time.sleep(pause())
+        meaning = card["top"]["word"]["key"].rsplit(".", 1)[1]
+        match = INKS[meaning] == card["bottom"]["ink"].lower()
+        status, _, reply = phone.post(f"/api/rooms/{code}/actions", {
+            "action": {"type": "play", "round": 0, "action": {"type": "answer", "match": match}}})
+        if status == 200:
+            answered += 1
+        else:
+            assert reply["error"]["code"] == "round-closed", reply  # the clock ran out meanwhile
+    return answered
+
+
+def test_color_match_in_a_room_runs_on_one_clock_and_scores_every_fast_right_answer():
+    """Issue 51: four phones answering every card right at 0.6-0.9 s a card all score; the run
+    ends for everyone at once, 3 s of countdown and 30 s after the start; the screen sees how many
+    cards each has answered, each phone its room points so far."""
+    with Server() as server:
+        host, code, _ = make_room(server)
+        screen = Socket(server.url, host, code, role="screen")
+        phones = join_phones(server, code, ["Ana", "Ben", "Cy", "Dee"])
+        sockets = [Socket(server.url, phone, code) for phone in phones]
+        host_act(host, code, {"type": "choose", "game": "color-match", "settings": {"duration": 30}})
+        host_act(host, code, {"type": "start"})
+        end = time.monotonic() + 3 + 30 + 1
+        random = __import__("random").Random(51)
+        counts = [0] * 4
+        threads = [threading.Thread(target=lambda i=i: counts.__setitem__(
+            i, play_color_match_right(phones[i], code, sockets[i], end, lambda: random.uniform(0.6, 0.9))))
+            for i in range(4)]
+        for thread in threads:
+            thread.start()
+        # While it runs: the screen sees cards answered, a phone its room points.
+        progress = screen.wait(lambda m: m["phase"] == "question" and sum((m["round"].get("progress") or {}).values()) >= 4,
+                               "progress on the screen", timeout=20)
+        assert set(progress["round"]["progress"]) == {p["id"] for p in progress["players"]}
+        live = sockets[0].wait(lambda m: m["phase"] == "question" and (m["round"].get("points") or 0) > 0,
+                               "room points on a phone", timeout=20)
+        assert 500 <= live["round"]["points"]
+        for thread in threads:
+            thread.join()
+        reveal = screen.latest(lambda m: m["phase"] == "reveal", "the reveal", timeout=10)
+        results = reveal["reveal"]["results"]
+        assert len(results) == 4 and all(r["answered"] for r in results), results
+        assert all(r["points"] >= 500 * 10 for r in results), (results, counts)  # 10+ cards each at 500-1000
+        assert min(counts) >= 15, counts  # 30 s at 0.75 s + 0.5 s of feedback a card: about 24
+        # One clock for all: the round ended at its limit, not later.
+        assert reveal["round"]["endsAt"] - reveal["round"]["startedAt"] == 33_000
+        for sock in sockets + [screen]:
+            sock.close()
