@@ -286,15 +286,16 @@ export function teamRoster(view, { scores = true, current = null } = {}) {
 }
 
 /**
- * A team game's podium: the server's `teamPodium` ([{team, score, rank, players}]), else made
- * from the teams' scores; null for a game without teams.
+ * A team game's podium, best first, as [{team, score, rank, players}]: the server's `teamPodium`
+ * (its rows may name the team `number`, as `teams` does), else made from the teams' scores; null
+ * for a game without teams.
  */
 export function teamPodiumOf(view) {
-  if (view.teamPodium && view.teamPodium.length) return view.teamPodium;
-  if (!(view.game && view.game.teams) || !(view.teams && view.teams.length)) return null;
-  return view.teams.map((team) => ({
-    team: team.number, score: team.score, players: team.players,
-    rank: 1 + view.teams.filter((other) => other.score > team.score).length,
+  const rows = view.teamPodium && view.teamPodium.length ? view.teamPodium : view.game && view.game.teams ? view.teams : null;
+  if (!rows || !rows.length) return null;
+  return rows.map((row) => ({
+    team: row.team ?? row.number, score: row.score, players: row.players || [],
+    rank: row.rank ?? 1 + rows.filter((other) => other.score > row.score).length,
   })).sort((a, b) => a.rank - b.rank || a.team - b.team);
 }
 

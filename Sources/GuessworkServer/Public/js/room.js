@@ -447,6 +447,8 @@ function renderQuestion(v) {
     }
   setText('#round-text', t('room.round', { number: r.number, count: r.of }));
   setText('#answered-text', t('room.answered', { answered: r.answered ?? 0, players: r.players ?? present(v).length }));
+  // Color Match: everyone plays the same minute, nobody has "answered" before it ends.
+  $('#answered-text').hidden = kind === 'color-match';
   for (const [game, selector] of Object.entries(GAME_AREAS)) $(selector).hidden = game !== kind;
   const answered = !!(you().answered || (mine() && mine().answered));
   if (r.view) roundView = r.view;

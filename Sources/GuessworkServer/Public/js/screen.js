@@ -27,6 +27,8 @@ const PHASE_SECTIONS = { lobby: '#s-lobby', question: '#s-question', reveal: '#s
 function problem(title, text, standings = null) {
   if (socket) socket.stop();
   for (const selector of Object.values(PHASE_SECTIONS)) $(selector).hidden = true;
+  for (const selector of ['#s-start', '#s-next', '#s-back']) $(selector).hidden = true;
+  resetColours();
   $('#s-problem').hidden = false;
   setText('#s-problem-title', title);
   setText('#s-problem-text', text);
