@@ -166,6 +166,8 @@ function watchForReadmit() {
       if (message && message.type === 'room' && message.phase !== 'closed') {
         ws.close();
         showReadmitted();
+      } else if (message && message.type === 'error' && message.code !== 'kicked') {
+        stopReadmitWatch(); // the room closed, or is gone: nothing to wait for
       }
     });
     ws.addEventListener('close', () => {
