@@ -25,7 +25,7 @@ import pytest
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_browser import POLL, SCREENSHOTS, check_console_and_origin  # noqa: E402
+from test_browser import POLL, SCREENSHOTS, axe_violations, check_console_and_origin  # noqa: E402
 from test_rooms import (  # noqa: E402,F401  (fixtures are used by name)
     BIG_SCREEN, PHONE, chromium, expect_refused, holder_of, join_everyone, open_room, party, server, waiting_for_host)
 
@@ -360,6 +360,8 @@ def test_closing_the_room_is_asked_first_far_from_next_and_keeps_the_standings(n
     # A dialog asks first; "Keep playing" keeps the room.
     host.click("#close-room")
     assert host.js("return document.getElementById('close-dialog').open")
+    assert host.js("return document.activeElement.id") == "close-cancel"
+    assert axe_violations(host) == []
     shot(host, "host-close-dialog")
     host.click("#close-cancel")
     assert not host.js("return document.getElementById('close-dialog').open")
@@ -485,6 +487,7 @@ def test_each_player_has_a_colour_and_can_pick_an_emoji_picture(night):
         kai.click("#look summary")
     assert kai.count("#look .emoji-choice") >= 12
     assert kai.shown("#look .photo-choice")
+    assert axe_violations(kai) == []
     shot(kai, "phone-look")
     kai.click("#look .emoji-choice[data-emoji='🦊']")
     assert kai.wait_text("#status", r".") == "Your picture is saved: everyone sees it now."
