@@ -2,9 +2,9 @@
 // screen): the room's code in the address, the socket that pushes the room's views (and comes
 // back by itself), actions, clocks, and the parts both draw: avatars, standings, team names.
 // The protocol is docs/rooms.md.
-import { api, el, initialOf, say } from './api.js';
+import { api, el, initialOf, say, setText } from './api.js';
 import { hideOffline } from './offline.js';
-import { t, tm, formatNumber } from './i18n.js';
+import { t, tm, formatNumber, formatList } from './i18n.js';
 
 const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -198,10 +198,26 @@ export function clockOf(view) {
 /** Whole seconds in `ms`, rounded up (a clock at 0.3 s still says 1). */
 export const seconds = (ms) => Math.ceil(Math.max(0, ms) / 1000);
 
-/** A player's picture: the avatar, or their initial on a coloured disc. */
+// Each player's colour: one of twelve (css/room.css, .pc-0 to .pc-11), by their place in the
+// room's list of players (the order they joined), so that no two of the first twelve look alike.
+const PLAYER_COLOURS = 12;
+let places = new Map();
+
+/** Remembers each player's place in `view`'s list: avatar() colours them by it. */
+export function rememberPlaces(view) {
+  places = new Map((view.players || []).map((p, i) => [p.id, i]));
+}
+
+/** The class of a player's colour ("pc-3"), or '' for someone not in the list. */
+export const colourClass = (id) => (places.has(id) ? `pc-${places.get(id) % PLAYER_COLOURS}` : '');
+
+/** A player's picture in their colour: the avatar with a ring of it, or their initial on a disc of
+    it. */
 export function avatar(player, size = 'small') {
   if (player && player.avatar) {
-    const img = el('img', { class: `avatar ${size}`, src: player.avatar, alt: '', loading: 'lazy' });
+    // A picture changed on this page is asked for afresh (api.js's uploadAvatar counts them).
+    const src = `${player.avatar}?v=${sessionStorage.getItem('avatar-v') || '0'}`;
+    const img = el('img', { class: `avatar ${size} ${colourClass(player.id)}`, src, alt: '', loading: 'lazy' });
     img.addEventListener('error', () => img.replaceWith(initialAvatar(player, size)), { once: true });
     return img;
   }
@@ -209,7 +225,15 @@ export function avatar(player, size = 'small') {
 }
 
 function initialAvatar(player, size) {
-  return el('span', { class: `avatar ${size} initial`, 'aria-hidden': 'true', text: initialOf(player && player.name) });
+  return el('span', {
+    class: `avatar ${size} initial ${colourClass(player && player.id)}`, 'aria-hidden': 'true', text: initialOf(player && player.name),
+  });
+}
+
+/** The host's name (from the players' list), or "the host". */
+export function hostName(view) {
+  const host = (view.players || []).find((p) => p.host);
+  return host ? host.name : t('room.theHost');
 }
 
 /** The title of the room's chosen game (a message, in the viewer's language), or ''. */
@@ -232,6 +256,66 @@ export function standingsList(view, rows, you) {
     el('span', { class: 'score', text: formatNumber(row.score) }))));
 }
 
+/** The room's teams, [{number, players, score}]: the view's, else gathered from the players'
+    `team` (none when the players have no team). */
+export function teamsOf(view) {
+  if (view.teams && view.teams.length) return view.teams;
+  const teams = new Map();
+  for (const p of present(view)) {
+    if (typeof p.team !== 'number') continue;
+    if (!teams.has(p.team)) teams.set(p.team, { number: p.team, players: [], score: 0 });
+    teams.get(p.team).players.push(p.id);
+  }
+  return [...teams.values()].sort((a, b) => a.number - b.number);
+}
+
+/** Who is in which team: a block a team in its colour, its name, its score (`scores`) and its
+    players; `current`, the team playing now, stands out. */
+export function teamRoster(view, { scores = true, current = null } = {}) {
+  const teams = teamsOf(view);
+  const turnScores = view.turn && view.turn.teamScores;
+  return el('ul', { class: 'team-roster' }, teams.map((team) => el('li', {
+    class: `team-block team-${team.number % 4}${team.number === current ? ' current' : ''}`, 'data-team': team.number,
+  },
+  el('p', { class: 'team-head' }, el('span', { text: teamName(team.number) }),
+    scores ? el('strong', { text: formatNumber((turnScores && turnScores[team.number]) ?? team.score ?? 0) }) : null),
+  el('ul', { class: 'team-members' }, team.players.map((id) => {
+    const p = playerById(view, id) || { id, name: '?' };
+    return el('li', {}, avatar(p), el('span', { class: 'name', text: p.name }));
+  })))));
+}
+
+/**
+ * A team game's podium, best first, as [{team, score, rank, players}]: the server's `teamPodium`
+ * (its rows may name the team `number`, as `teams` does), else made from the teams' scores; null
+ * for a game without teams.
+ */
+export function teamPodiumOf(view) {
+  const rows = view.teamPodium && view.teamPodium.length ? view.teamPodium : view.game && view.game.teams ? view.teams : null;
+  if (!rows || !rows.length) return null;
+  return rows.map((row) => ({
+    team: row.team ?? row.number, score: row.score, players: row.players || [],
+    rank: row.rank ?? 1 + rows.filter((other) => other.score > row.score).length,
+  })).sort((a, b) => a.rank - b.rank || a.team - b.team);
+}
+
+/** What a team game came to: "Team 2 wins, 6–5", or "Team 1 and Team 2 tie, 5–5". */
+export function teamResult(rows) {
+  const scores = [...rows].sort((a, b) => b.score - a.score).map((row) => formatNumber(row.score)).join('–');
+  const first = rows.filter((row) => row.rank === 1);
+  if (first.length === 1) return t('room.teams.wins', { team: teamName(first[0].team), scores });
+  return t('room.teams.tie', { teams: formatList(first.map((row) => teamName(row.team))), scores });
+}
+
+/** Between turns: who holds the phone next ("Next: Team 2, Dan holds"), or ''. */
+export function nextTurnText(view) {
+  const next = view.turn && view.turn.next;
+  if (!next || typeof next.team !== 'number') return '';
+  const holder = playerById(view, next.holder);
+  return holder ? t('room.turn.next', { team: teamName(next.team), name: holder.name })
+    : t('room.turn.nextTeam', { team: teamName(next.team) });
+}
+
 /** The teams' scores as chips: "Team 1 · 3". */
 export function teamScores(view) {
   const scores = (view.turn && view.turn.teamScores) || (view.teams || []).map((team) => team.score);
@@ -239,9 +323,11 @@ export function teamScores(view) {
     el('span', { text: teamName(i) }), el('strong', { text: formatNumber(score) }))));
 }
 
-/** A Guess or Pass turn that is over: its team's words, guessed and passed, and the teams'
-    scores, into the elements `<prefix>turn-over-title`, `-guessed`, `-passed` and `-scores`. */
-export function drawTurnOver(view, prefix) {
+/** A Guess or Pass turn that is over: its team's words, guessed and passed, the teams (their
+    scores and players) and who holds next, into the elements `<prefix>turn-over-title`,
+    `-guessed`, `-passed`, `-scores` and `-next`; `roster`: each team with its players (the
+    shared screen), else its score alone (a phone). */
+export function drawTurnOver(view, prefix, { roster = false } = {}) {
   const turn = view.turn || {};
   const tv = turn.view || {};
   const node = (name) => document.getElementById(`${prefix}turn-over-${name}`);
@@ -250,7 +336,8 @@ export function drawTurnOver(view, prefix) {
     : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
   node('guessed').replaceChildren(...list(tv.guessed));
   node('passed').replaceChildren(...list(tv.passed));
-  node('scores').replaceChildren(teamScores(view));
+  node('scores').replaceChildren(roster ? teamRoster(view, { current: turn.team }) : teamScores(view));
+  setText(node('next'), nextTurnText(view));
 }
 
 let decksPromise = null;

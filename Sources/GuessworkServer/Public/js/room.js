@@ -2,18 +2,20 @@
 // follow the room's views as its socket pushes them: the lobby, each round's own game, the
 // reveal, Guess or Pass turns in teams, and the podium. The server is the only judge; this page
 // draws what a view says and sends the player's taps. The protocol is docs/rooms.md.
-import { api, boot, catalog, gameEntry, el, $, setText, say } from './api.js';
+import { api, boot, catalog, gameEntry, el, $, setText, say, openDialog, closeDialog, showPlayerChip } from './api.js';
 import { settingsForm, readSettings } from './settings-form.js';
 import { play as sound } from './sound.js';
 import { celebrate } from './celebrate.js';
 import { questionText, picture } from './pictures.js';
 import { buildPad, renderDisplay } from './digit-pad.js';
 import { channels, setSliders, currentGuess, preview } from './colour-mix.js';
-import { paintCard, clock } from './stroop-cards.js';
-import { ready, t, tm } from './i18n.js';
+import { paintCard } from './stroop-cards.js';
+import { ready, t, tm, formatNumber } from './i18n.js';
+import { wireAvatarPicker } from './avatar-picker.js';
 import {
   normaliseCode, validCode, codeFromURL, setCodeInURL, roomPath, roomAction, RoomSocket, ViewKeeper,
   clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, drawTurnOver, teamScores, decks, everyQuarterSecond,
+  rememberPlaces, hostName, teamPodiumOf, teamResult,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
@@ -35,6 +37,12 @@ let shownTrial = 0;
 let trialShownAt = 0;
 let soundedReveal = null;
 let cheeredPodium = false;
+// The phase drawn last: a status line (an error of the last round...) goes when it changes.
+let shownPhase = null;
+// A removed player's page asks now and then whether the host let them back in (a socket, closed
+// at once while they are still out).
+let readmitWatch = 0;
+let readmitProbe = null;
 
 // The settings shown at once for each game; the rest go under "More settings".
 const MAIN_SETTINGS = {
@@ -69,6 +77,7 @@ async function join(wanted) {
     // Removed by the host, a full room: the player may try again later; a closed or unknown room
     // is gone for good.
     showGone(t('room.joinFailed.title', { code: wanted }), e.message, e.status === 403 || e.status === 409 || e.status === 0);
+    if (e.code === 'kicked') watchForReadmit();
   }
 }
 
@@ -109,27 +118,83 @@ function enter(first) {
         if (e.status === 0) return true;
         socket.stop();
         showGone(t('room.joinFailed.title', { code }), e.message, e.status === 403 || e.status === 409);
+        if (e.code === 'kicked') watchForReadmit();
         return false;
       }
     },
   });
 }
 
-function showGone(title, text, canRejoin) {
+function showGone(title, text, canRejoin, standings = null) {
   if (socket) socket.stop();
+  stopReadmitWatch();
+  closeDialog($('#close-dialog'));
   $('#room').hidden = true;
   $('#entry').hidden = true;
   const gone = $('#gone');
   const first = gone.hidden;
   gone.hidden = false;
+  gone.classList.remove('welcome-back');
   setText('#gone-title', title);
   setText('#gone-text', text);
   $('#rejoin').hidden = !canRejoin;
+  // A closed room: the standings it came to (the view keeps them).
+  $('#gone-standings').hidden = !(standings && standings.length);
+  $('#gone-standings-list').replaceChildren(...(standings && standings.length ? [standingsList(keeper.view, standings, you().id)] : []));
   if (first) gone.focus();
 }
 
 function showKicked() {
   showGone(t('room.kicked.title'), t('room.kicked.text'), true);
+  watchForReadmit();
+}
+
+// Removed, the player waits outside: every few seconds a socket asks to come in. The server
+// refuses it (and closes it) while they are out; once the host let them back in, it brings the
+// room's view, and the page says they can come back.
+function watchForReadmit() {
+  stopReadmitWatch();
+  const room = code;
+  const probe = () => {
+    if (code !== room || $('#gone').hidden) return;
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    const ws = new WebSocket(`${scheme}://${location.host}${roomPath(room)}/socket?as=player`);
+    readmitProbe = ws;
+    ws.addEventListener('message', (event) => {
+      let message = null;
+      try { message = JSON.parse(event.data); } catch { /* not ours */ }
+      if (message && message.type === 'room' && message.phase !== 'closed') {
+        ws.close();
+        showReadmitted();
+      } else if (message && message.type === 'error' && message.code !== 'kicked') {
+        stopReadmitWatch(); // the room closed, or is gone: nothing to wait for
+      }
+    });
+    ws.addEventListener('close', () => {
+      if (readmitProbe === ws) readmitProbe = null;
+      if (readmitWatch) readmitWatch = setTimeout(probe, READMIT_EVERY);
+    });
+  };
+  readmitWatch = setTimeout(probe, READMIT_EVERY);
+}
+
+const READMIT_EVERY = 4000;
+
+function stopReadmitWatch() {
+  clearTimeout(readmitWatch);
+  readmitWatch = 0;
+  if (readmitProbe) readmitProbe.close();
+  readmitProbe = null;
+}
+
+function showReadmitted() {
+  stopReadmitWatch();
+  const gone = $('#gone');
+  gone.classList.add('welcome-back');
+  setText('#gone-title', t('room.readmitted.title'));
+  setText('#gone-text', t('room.readmitted.text'));
+  $('#rejoin').hidden = false;
+  $('#rejoin').focus();
 }
 
 async function leave() {
@@ -159,16 +224,25 @@ function accept(v) {
 
 function render() {
   const v = view();
+  rememberPlaces(v);
+  // A new phase: what the status line said (an answer refused as too late...) is over.
+  if (shownPhase !== null && shownPhase !== v.phase) say('');
+  shownPhase = v.phase;
   if (v.phase === 'closed') {
-    showGone(t('room.closed.title'), t('room.closed.text'), false);
+    showGone(t('room.closed.title'), t('room.closed.text'), false, v.standings);
     return;
   }
   if (mine() && mine().kicked) { showKicked(); return; }
+  stopReadmitWatch();
   $('#entry').hidden = true;
   $('#gone').hidden = true;
   $('#room').hidden = false;
   document.body.dataset.phase = v.phase;
   for (const row of document.querySelectorAll('.host-row')) row.hidden = !you().host;
+  $('#close-room').hidden = !you().host;
+  // Who the others wait for, between rounds: the host.
+  const waitFor = you().host ? '' : t(v.phase === 'podium' ? 'room.wait.podium' : 'room.wait.next', { name: hostName(v) });
+  for (const id of ['#reveal-wait', '#turn-over-wait', '#podium-wait']) setText(id, waitFor);
   setText('#bar-code', v.code);
   setText('#bar-game', v.phase !== 'lobby' ? gameTitle(v) : '');
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
@@ -213,17 +287,21 @@ function tick() {
 function renderLobby(v) {
   const host = !!you().host;
   setText('#lobby-join', t('room.lobby.join', { code: v.code, link: v.link || '' }));
-  const people = host ? v.players || [] : present(v);
+  const people = byTeam(host ? v.players || [] : present(v));
   $('#lobby-players').replaceChildren(...people.map((p) => playerRow(p, host)));
   setText('#lobby-count', t('room.lobby.count', { count: present(v).length, limit: v.limit }));
   setText('#lobby-wait', host ? '' : v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
   $('#guest-actions').hidden = host;
   $('#host-panel').hidden = !host;
+  drawLook();
   if (host) {
     $('#open-screen').href = `screen.html?code=${encodeURIComponent(v.code)}`;
     if (!hostPanelBuilt) buildHostPanel(v).catch((e) => say(e.message, 'error'));
   }
 }
+
+// The players, team by team when they have teams (in the order they joined within a team).
+const byTeam = (people) => [...people].sort((a, b) => (a.team ?? -1) - (b.team ?? -1));
 
 function playerRow(p, host) {
   const self = p.id === you().id;
@@ -236,8 +314,34 @@ function playerRow(p, host) {
       ? el('button', { type: 'button', class: 'secondary small', 'data-readmit': p.id, text: t('room.host.readmit'), on: { click: () => hostAct({ type: 'readmit', player: p.id }) } })
       : el('button', { type: 'button', class: 'bad small', 'data-kick': p.id, text: t('room.host.kick'), 'aria-label': t('room.host.kickName', { name: p.name }), on: { click: () => hostAct({ type: 'kick', player: p.id }) } });
   }
+  const team = typeof p.team === 'number' ? el('span', { class: `team-tag team-${p.team % 4}`, text: teamName(p.team) }) : null;
   return el('li', { class: classes, 'data-id': p.id }, avatar(p), el('span', { class: 'name', text: p.name }),
-    tags ? el('span', { class: 'tags', text: tags }) : null, action);
+    team, el('span', { class: 'tags', text: tags }), action);
+}
+
+// The player's picture, chosen in the lobby: an emoji (drawn into a picture and uploaded as the
+// avatar) or a photo. The room hears of it when the player joins again with the new profile.
+let lookBuilt = false;
+function drawLook() {
+  const me = mine();
+  const details = $('#look');
+  if (!lookBuilt) {
+    lookBuilt = true;
+    // Open at first for someone without a picture: the shared screen shows only an initial.
+    details.open = !(me && me.avatar);
+    wireAvatarPicker($('#look-picker'), pictureChosen);
+  }
+}
+
+async function pictureChosen(player) {
+  showPlayerChip(player);
+  if (!code) return;
+  try {
+    accept(await api('POST', `${roomPath(code)}/join`, {}));
+    say({ key: 'room.look.saved' });
+  } catch (e) {
+    say(e.message, 'error');
+  }
 }
 
 // The host's choice of the next game, drawn once from the catalog (and the room's choice, after
@@ -345,6 +449,8 @@ function renderQuestion(v) {
     }
   setText('#round-text', t('room.round', { number: r.number, count: r.of }));
   setText('#answered-text', t('room.answered', { answered: r.answered ?? 0, players: r.players ?? present(v).length }));
+  // Color Match: everyone plays the same minute, nobody has "answered" before it ends.
+  $('#answered-text').hidden = kind === 'color-match';
   for (const [game, selector] of Object.entries(GAME_AREAS)) $(selector).hidden = game !== kind;
   const answered = !!(you().answered || (mine() && mine().answered));
   if (r.view) roundView = r.view;
@@ -453,11 +559,13 @@ async function checkColour() {
   render();
 }
 
-// Color Match: the cards come and go with the player's own clock, each view as the server
-// pushes it (docs/rooms.md: a client never has to ask).
+// Color Match: the cards come and go as the server pushes each view (docs/rooms.md: a client
+// never has to ask). One clock (the room's, in the bar) and the room's points: the solo game's score (+100/−100) is
+// not what a room awards.
 function renderStroop(rv, answered) {
-  setText('#cm-clock', clock(rv.clock));
-  setText('#cm-score', t('colorMatch.hud.score', { score: rv.score ?? 0 }));
+  const points = view().round && view().round.points;
+  setText('#cm-points', typeof points === 'number' ? t('room.cm.points', { count: points }) : '');
+  setText('#cm-cards', t('room.cm.cards', { count: rv.answered ?? 0, correct: rv.correct ?? 0 }));
   const counting = rv.phase === 'countdown';
   $('#cm-countdown').hidden = !counting;
   $('#cm-trial').hidden = counting;
@@ -563,6 +671,8 @@ function shortStandings(v) {
 }
 
 function renderPodium(v) {
+  const teams = teamPodiumOf(v);
+  if (teams) { renderTeamPodium(v, teams); return; }
   const rows = v.standings || v.podium || [];
   const own = rows.find((r) => r.id === you().id) || (v.podium || []).find((r) => r.id === you().id);
   setText('#podium-title', own ? t('room.podium.rank', { place: own.rank }) : t('room.podium.title'));
@@ -572,6 +682,26 @@ function renderPodium(v) {
   const fresh = !cheeredPodium;
   cheeredPodium = true;
   celebrate($('#podium'), own && own.rank === 1 ? [t('room.podium.won')] : [], fresh);
+}
+
+// A team game ends on the teams: who won (or tied), by how much, and each team's players.
+function renderTeamPodium(v, rows) {
+  const own = rows.find((row) => (row.players || []).includes(you().id));
+  setText('#podium-title', teamResult(rows));
+  setText('#podium-score', own ? t('room.podium.yourTeam', { team: teamName(own.team), score: own.score }) : '');
+  setText('#podium-medal', own ? ['🥇', '🥈', '🥉'][own.rank - 1] || '🎉' : '🏁');
+  $('#podium-standings').replaceChildren(el('ol', { class: 'team-podium' }, rows.map((row) => el('li', {
+    class: `team-block team-${row.team % 4}${own === row ? ' you' : ''}`, 'data-team': row.team,
+  },
+  el('p', { class: 'team-head' }, el('span', { class: 'rank', text: formatNumber(row.rank) }), el('span', { text: teamName(row.team) }),
+    el('strong', { text: formatNumber(row.score) })),
+  el('ul', { class: 'team-members' }, (row.players || []).map((id) => {
+    const p = playerById(v, id) || { id, name: '?' };
+    return el('li', {}, avatar(p), el('span', { class: 'name', text: p.name }));
+  }))))));
+  const fresh = !cheeredPodium;
+  cheeredPodium = true;
+  celebrate($('#podium'), own && own.rank === 1 ? [t('room.podium.teamWon')] : [], fresh);
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -616,7 +746,14 @@ function wire() {
   $('#rejoin').addEventListener('click', () => { if (code) join(code); });
   $('#leave').addEventListener('click', leave);
   $('#start').addEventListener('click', start);
-  for (const button of document.querySelectorAll('[data-close-room]')) button.addEventListener('click', () => hostAct({ type: 'close' }));
+  // Closing ends the night for everyone: asked once more, in a dialog, from a button far from
+  // Next and Start.
+  $('#close-room').addEventListener('click', () => openDialog($('#close-dialog')));
+  $('#close-cancel').addEventListener('click', () => closeDialog($('#close-dialog')));
+  $('#close-confirm').addEventListener('click', () => {
+    closeDialog($('#close-dialog'));
+    hostAct({ type: 'close' });
+  });
   $('#back-to-lobby').addEventListener('click', () => hostAct({ type: 'lobby' }));
   $('#reveal-next').addEventListener('click', () => hostAct({ type: 'next' }));
   $('#turn-next').addEventListener('click', () => hostAct({ type: 'next' }));

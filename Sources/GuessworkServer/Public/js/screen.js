@@ -9,7 +9,7 @@ import { questionText, picture, paintDeckColours } from './pictures.js';
 import { ready, t, formatNumber } from './i18n.js';
 import {
   codeFromURL, roomPath, RoomSocket, ViewKeeper, hostAction, clockOf, seconds, gameTitle, avatar, playerById, present,
-  teamName, standingsList, drawTurnOver, teamScores, decks, everyQuarterSecond,
+  teamName, standingsList, drawTurnOver, decks, everyQuarterSecond, rememberPlaces, teamRoster, teamPodiumOf, teamResult,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
@@ -19,15 +19,22 @@ let deckList = [];
 let refused = null;
 let cheered = false;
 let shownQuestion = null;
+// The phase drawn last: the status line goes when it changes.
+let shownPhase = null;
 
 const PHASE_SECTIONS = { lobby: '#s-lobby', question: '#s-question', reveal: '#s-reveal', turn: '#s-turn', turnOver: '#s-turn-over', podium: '#s-podium' };
 
-function problem(title, text) {
+function problem(title, text, standings = null) {
   if (socket) socket.stop();
   for (const selector of Object.values(PHASE_SECTIONS)) $(selector).hidden = true;
+  for (const selector of ['#s-start', '#s-next', '#s-back']) $(selector).hidden = true;
+  resetColours();
   $('#s-problem').hidden = false;
   setText('#s-problem-title', title);
   setText('#s-problem-text', text);
+  // A closed room: the standings it came to.
+  $('#s-problem-standings').hidden = !(standings && standings.length);
+  $('#s-problem-list').replaceChildren(...(standings && standings.length ? [standingsList(keeper.view, standings)] : []));
 }
 
 // A socket that closed before it brought a view: the room may be gone, or this browser is not
@@ -54,7 +61,10 @@ function accept(v) {
 
 function render() {
   const v = keeper.view;
-  if (v.phase === 'closed') { problem(t('room.closed.title'), t('room.closed.text')); return; }
+  rememberPlaces(v);
+  if (shownPhase !== null && shownPhase !== v.phase) say('');
+  shownPhase = v.phase;
+  if (v.phase === 'closed') { problem(t('room.closed.title'), t('room.closed.text'), v.standings); return; }
   $('#s-problem').hidden = true;
   document.body.dataset.phase = v.phase;
   setText('#top-code', v.phase === 'lobby' ? '' : t('screen.codeShort', { code: v.code }));
@@ -71,7 +81,7 @@ function render() {
   else if (v.phase === 'question') renderQuestion(v, deck);
   else if (v.phase === 'reveal') renderReveal(v);
   else if (v.phase === 'turn') renderTurn(v);
-  else if (v.phase === 'turnOver') drawTurnOver(v, 's-');
+  else if (v.phase === 'turnOver') drawTurnOver(v, 's-', { roster: true });
   else if (v.phase === 'podium') renderPodium(v);
   tick();
 }
@@ -103,8 +113,11 @@ function renderLobby(v) {
   const people = present(v);
   setText('#s-count', t('room.lobby.count', { count: people.length, limit: v.limit }));
   setText('#s-next-game', v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
+  // Team by team once the players have teams.
+  people.sort((a, b) => (a.team ?? -1) - (b.team ?? -1));
   $('#s-players').replaceChildren(...people.map((p) => el('li', { class: p.connected === false ? 'away' : '', 'data-id': p.id },
-    avatar(p, 'large'), el('span', { class: 'name', text: p.name }))));
+    avatar(p, 'large'), el('span', { class: 'name', text: p.name }),
+    typeof p.team === 'number' ? el('span', { class: `team-tag team-${p.team % 4}`, text: teamName(p.team) }) : null)));
 }
 
 function renderQuestion(v, deck) {
@@ -128,6 +141,21 @@ function renderQuestion(v, deck) {
   const src = `${roomPath(v.code)}/target.svg?r=${r.number}`;
   if (kind === 'bullseye' && target.getAttribute('src') !== src) target.src = src;
   const people = present(v);
+  // Color Match: everyone plays the same minute; what counts is how far each has got.
+  const progress = r.progress && typeof r.progress === 'object' ? r.progress : null;
+  $('#s-question').classList.toggle('progress', !!progress);
+  if (progress) {
+    const cards = people.reduce((sum, p) => sum + (progress[p.id] || 0), 0);
+    setText('#s-answered', t('screen.cards', { count: cards }));
+    $('#s-answered-list').replaceChildren(...people.map((p) => {
+      const count = progress[p.id] || 0;
+      return el('li', { class: count > 0 ? 'playing' : '' },
+        avatar(p), el('span', { class: 'name', 'aria-hidden': 'true', text: p.name }),
+        el('span', { class: 'cards', 'aria-hidden': 'true', text: formatNumber(count) }),
+        el('span', { class: 'sr-only', text: t('screen.cardsOf', { name: p.name, count }) }));
+    }));
+    return;
+  }
   const answered = r.answered ?? people.filter((p) => p.answered).length;
   setText('#s-answered', t('room.answered', { answered, players: r.players ?? people.length }));
   $('#s-answered-list').replaceChildren(...people.map((p) => el('li', { class: p.answered ? 'done' : '' },
@@ -180,12 +208,15 @@ function renderTurn(v) {
   setText('#s-word', tv.word || (onPhones ? t('screen.turn.wordOnPhones') : ''));
   $('#s-word').classList.toggle('quiet', !tv.word);
   setText('#s-turn-guessed', t('room.turn.guessed', { count: tv.score ?? 0 }));
-  $('#s-turn-scores').replaceChildren(teamScores(v));
+  $('#s-turn-scores').replaceChildren(teamRoster(v, { current: turn.team }));
 }
 
 
 // The top three on their steps (second, first, third from the left), everyone else below.
 function renderPodium(v) {
+  const teams = teamPodiumOf(v);
+  if (teams) { renderTeamPodium(v, teams); return; }
+  $('#s-podium').classList.remove('teams');
   const rows = v.podium && v.podium.length ? v.podium : v.standings || [];
   const top = rows.filter((row) => row.rank <= 3).slice(0, 3);
   const order = [top[1], top[0], top[2]].filter(Boolean);
@@ -202,6 +233,30 @@ function renderPodium(v) {
   const winner = top.find((row) => row.rank === 1);
   celebrate($('#s-podium'), winner ? [t('screen.podium.winner', { name: winner.name })] : [], fresh);
   if (fresh && !winner) sound('win');
+}
+
+// A team game: the teams on the steps (the winner in the middle), each with its players; the
+// result ("Team 2 wins, 6–5") is the celebration's line.
+function renderTeamPodium(v, rows) {
+  $('#s-podium').classList.add('teams');
+  const top = rows.slice(0, 3);
+  const order = top.length === 1 ? top : [top[1], top[0], top[2]].filter(Boolean);
+  $('#s-podium-blocks').replaceChildren(...order.map((row) => el('li', {
+    class: `step step-${Math.min(row.rank, 3)} team-step team-${row.team % 4}`, 'data-team': row.team,
+  },
+  el('ul', { class: 'team-members' }, (row.players || []).map((id) => {
+    const p = playerById(v, id) || { id, name: '?' };
+    return el('li', {}, avatar(p, 'large'), el('span', { class: 'name', text: p.name }));
+  })),
+  el('span', { class: 'name team-name', text: teamName(row.team) }),
+  el('span', { class: 'score', text: formatNumber(row.score) }),
+  el('span', { class: 'block', text: String(row.rank) }))));
+  $('#s-podium-rest').replaceChildren(...(rows.length > 3 ? [el('ol', { class: 'standings' }, rows.slice(3).map((row) => el('li', {},
+    el('span', { class: 'rank', text: formatNumber(row.rank) }), el('span', {}), el('span', { class: 'name', text: teamName(row.team) }),
+    el('span', { class: 'score', text: formatNumber(row.score) }))))] : []));
+  const fresh = !cheered;
+  cheered = true;
+  celebrate($('#s-podium'), [teamResult(rows)], fresh);
 }
 
 async function main() {
