@@ -424,6 +424,13 @@ extension RoomState {
       (matchView?.standings ?? []).map { ($0.id, $0.score) }, uniquingKeysWith: { a, _ in a })
     var teamOf: [String: Int] = [:]
     for team in matchView?.teams ?? [] { for id in team.players { teamOf[id] = team.number } }
+    // In the lobby of a team game, the teams it would start with now.
+    var lobbyTeams: [MatchView.TeamView]?
+    if room.phase == .lobby, let choice = room.choice, choice.kind == GuessOrPassGame.kind {
+      let dealt = TeamMatch.deal(room.present.map(\.id), into: choice.teams)
+      for (number, members) in dealt.enumerated() { for id in members { teamOf[id] = number } }
+      lobbyTeams = dealt.enumerated().map { .init(number: $0, players: $1, score: 0, rank: 1) }
+    }
     let names = Dictionary(
       room.members.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     func name(_ id: String) -> String { names[id] ?? playerName(id) ?? "?" }
@@ -473,7 +480,7 @@ extension RoomState {
       round: room.phase == .playing ? matchView?.round : nil,
       reveal: room.phase == .playing ? matchView?.reveal : nil,
       turn: room.phase == .playing ? matchView?.turn : nil,
-      teams: matchView?.teams, standings: entries, podium: onPodium ? entries : nil,
+      teams: matchView?.teams ?? lobbyTeams, standings: entries, podium: onPodium ? entries : nil,
       teamPodium: onPodium
         ? matchView?.teams?.sorted { ($0.rank, $0.number) < ($1.rank, $1.number) } : nil)
   }

@@ -110,7 +110,9 @@ struct PlaySocket: Sendable {
     // Every message counts against the player's moves, as a POST of a move does, whether it
     // moves a game or not: junk sent as fast as a socket allows would otherwise cost the
     // server answers (and look-ups of games that are not there) without limit.
-    if let limited = limited(playerID: playerID, request: request) { return limited }
+    if let limited = limited(playerID: playerID, request: request, message: message) {
+      return limited
+    }
     guard case .text(let text) = message else {
       return Self.refusal(
         APIError.badRequest(
@@ -143,13 +145,16 @@ struct PlaySocket: Sendable {
 
   /// The rate limit's refusal when the player's moves are over it, else nil (the message
   /// counted).
-  func limited(playerID: String, request: Request) -> ByteBuffer? {
+  func limited(playerID: String, request: Request, message: WebSocketMessage) -> ByteBuffer? {
     do {
       try api.limiter.admit(.moves, key: playerID)
       return nil
     } catch {
+      // The refusal names the message's `ref`, when it has one, as any answer does.
+      let ref: Int? =
+        if case .text(let text) = message { Self.ref(in: Data(text.utf8)) } else { nil }
       return Self.refusal(
-        EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger), ref: nil,
+        EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger), ref: ref,
         request: request)
     }
   }

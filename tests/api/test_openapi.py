@@ -944,8 +944,10 @@ def test_daily_routes(server, ana):
     assert mine["games"][0]["state"] == "done" and mine["games"][0]["streak"] == {"current": 1, "best": 1}
     assert ana.stats()["number"]["daily"] == {"current": 1, "best": 1, "played": 1}
     status, _, archive = ana.get("/api/daily/number/archive")
+    used = f"{8 - game['score']}/7" if game["score"] > 0 else "X/7"  # the daily gives 7 attempts
     assert status == 200 and archive["days"][0] == {"date": day["today"], "number": day["number"], "today": True,
-                                                    "score": game["score"]}
+                                                    "score": game["score"], "result": used}
+    assert board["you"]["result"] == used and mine["games"][0]["result"] == used
     assert archive["days"][-1]["number"] == 1 and len(archive["days"]) == day["number"]
     if len(archive["days"]) > 1:
         status, _, past = ana.post("/api/daily/number", {"date": archive["days"][1]["date"]})

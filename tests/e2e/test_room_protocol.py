@@ -131,7 +131,7 @@ def test_a_whole_picture_quiz_room_with_a_screen_and_three_phones():
         screen.latest(lambda m: len(m["players"]) == 3, "three players on the screen")
         host_act(host, code, {"type": "choose", "game": "picture-quiz",
                               "settings": {"questions": 3, "choices": 3}, "deck": "animals"})
-        host_act(host, code, {"type": "start"})
+        started = host_act(host, code, {"type": "start"})
         assert started["phase"] == "question" and started["round"]["of"] == 3
         for number in range(3):
             question = screen.latest(
@@ -211,7 +211,7 @@ def test_guess_or_pass_in_teams_never_shows_the_holder_the_word(words_on):
         ids = [s.wait(lambda m: m.get("type") == "room", "a view")["you"]["id"] for s in sockets]
         host_act(host, code, {"type": "choose", "game": "guess-or-pass", "settings": {"duration": 30},
                               "category": "animals", "teams": 2, "wordsOn": words_on})
-        host_act(host, code, {"type": "start"})
+        started = host_act(host, code, {"type": "start"})
         teams = started["teams"]
         assert [len(t["players"]) for t in teams] == [2, 2]
         turns = started["turn"]["of"]

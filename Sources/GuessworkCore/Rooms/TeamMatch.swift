@@ -47,9 +47,8 @@ public struct TeamMatch: Codable, Sendable, Equatable {
     settings: GuessOrPassGame.Settings, content: WordList, seed: UInt64, players: [String],
     teamCount: Int, wordsOnScreen: Bool, at now: Instant
   ) throws(SettingError) {
-    let count = max(1, min(teamCount, players.count))
-    var teams = Array(repeating: [String](), count: count)
-    for (index, player) in players.enumerated() { teams[index % count].append(player) }
+    let teams = Self.deal(players, into: teamCount)
+    let count = teams.count
     self.settings = settings
     self.wordsOnScreen = wordsOnScreen
     self.teams = teams
@@ -60,6 +59,15 @@ public struct TeamMatch: Codable, Sendable, Equatable {
     phase = .turn
     played = []
     game = try GuessOrPassGame(settings: settings, content: content, seed: seed, at: now)
+  }
+
+  /// `players` dealt into `teamCount` teams in turn (first, second, … first, …): the teams a
+  /// match starts with, and what a lobby shows before it starts.
+  public static func deal(_ players: [String], into teamCount: Int) -> [[String]] {
+    let count = max(1, min(teamCount, players.count))
+    var teams = Array(repeating: [String](), count: count)
+    for (index, player) in players.enumerated() { teams[index % count].append(player) }
+    return teams
   }
 
   /// The team whose turn it is.
