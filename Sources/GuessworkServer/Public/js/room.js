@@ -644,6 +644,13 @@ function renderReveal(v) {
   const r = v.round || {};
   let title = t('screen.reveal.title', { number: r.number, count: r.of });
   if (playing) title = result.answered === false ? t('room.reveal.none') : result.correct ? t('room.reveal.right') : t('room.reveal.wrong');
+  // Bullseye words a colour as the solo game does, by how different it looks ("Close",
+  // "Different"): points alone do not make it right.
+  const mine = (v.round && v.round.view) || {};
+  const band = mine.result && mine.result.meaning && String(mine.result.meaning.key || '').split('.').pop();
+  if (playing && result.answered !== false && v.game && v.game.kind === 'bullseye' && band) {
+    title = t(`bullseye.close.${band}.word`);
+  }
   const box = $('#reveal');
   box.classList.toggle('right', !!(result && result.correct));
   box.classList.toggle('wrong', !(result && result.correct));
