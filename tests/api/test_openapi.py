@@ -977,7 +977,8 @@ def test_json_routes_refuse_other_body_types(server):
               ("PUT", f"/api/categories/{category['id']}"), ("POST", "/api/reminders"),
               ("POST", "/api/daily/number"), ("POST", "/api/me/link-codes"),
               ("POST", "/api/link-codes/AAAAAAAAAAAAAAAAAAAAAA"), ("POST", "/api/rooms"),
-              ("POST", "/api/rooms/ABCD/join"), ("POST", "/api/rooms/ABCD/actions")]
+              ("POST", "/api/rooms/ABCD/join"), ("POST", "/api/rooms/ABCD/actions"),
+              ("POST", "/api/me/sign-out")]
     # Every route whose body is JSON is here (the avatar's body is a picture, judged by its bytes).
     json_routes = {(method, path) for path, item in DOC["paths"].items() for method, operation in item.items()
                    if method in METHODS and
@@ -989,6 +990,60 @@ def test_json_routes_refuse_other_body_types(server):
             assert status == 415 and payload["error"]["code"] == "unsupported-media-type", (method, path, kind)
     assert ana.get("/api/me")[2]["name"] == me["name"]
     assert ana.get(f"/api/games/{game['id']}")[2]["version"] == game["version"]
+
+
+def test_an_optional_body_is_nothing_or_a_json_object(server):
+    """The routes whose body is optional and carries nothing (sign-in codes, sign-out, joining a
+    room) take no body or a JSON object; any other JSON is a 400 that changes nothing."""
+    host = Api(server.url)
+    host.join("Host")
+    room = f"/api/rooms/{host.post('/api/rooms', {})[2]['code']}"
+    tess = Api(server.url)
+    me = tess.join("Tess")
+    code = tess.post("/api/me/link-codes", {})[2]["code"]
+    for body in (b"[]", b"null", b'"x"', b"7", b"true"):
+        for client, path in ((tess, "/api/me/link-codes"), (host, f"/api/link-codes/{code}"),
+                             (tess, f"{room}/join"), (tess, "/api/me/sign-out")):
+            status, _, error = client.post(path, raw=body)
+            assert status == 400 and error["error"]["code"] == "bad-request", (path, body, status, error)
+    # Nothing happened: the code is unused, Tess is signed in and not in the room.
+    assert host.get("/api/me")[2]["name"] == "Host" and tess.get("/api/me")[2] == me
+    assert tess.get(f"/api/link-codes/{code}")[0] == 200
+    assert host.get(room)[2]["players"] == 0
+    assert tess.post(f"{room}/join", None)[0] == 200 and tess.post(f"{room}/join", {"x": 1})[0] == 200
+    assert tess.post("/api/me/sign-out", {"x": 1})[0] == 204
+
+
+def test_null_is_absent_where_the_document_says_so(server, ana):
+    """Each null the document allows in a request is valid there and taken as the key left out."""
+    def accepted(component_name, method, path, body, expect):
+        errors = list(component(component_name).iter_errors(body))
+        assert not errors, (component_name, body, errors[0].message)
+        status, _, reply = ana.request(method, path, body=body)
+        assert status == expect, (path, body, status, reply)
+        return reply
+
+    before = ana.get("/api/me")[2]
+    after = accepted("PlayerChanges", "PATCH", "/api/me", {"name": None, "preferences": None}, 200)
+    assert after == before
+    after = accepted("PlayerChanges", "PATCH", "/api/me", {"preferences": {
+        "inputMode": None, "sound": None, "theme": None, "language": None}}, 200)
+    assert after == before
+    game = accepted("DailyStart", "POST", "/api/daily/color-match", {"date": None}, 201)
+    assert game["daily"]["counted"] is True
+    reminder = accepted("NewReminder", "POST", "/api/reminders", {
+        "start": "2099-01-01T20:00Z", "title": None, "place": None, "latitude": None, "longitude": None}, 400)
+    start = time.strftime("%Y-%m-%dT20:00Z", time.gmtime(time.time() + 30 * 86400))
+    reminder = accepted("NewReminder", "POST", "/api/reminders", {
+        "start": start, "title": None, "place": None, "latitude": None, "longitude": None}, 201)
+    assert reminder["title"] == "Game night" and reminder["place"] == "Skopje" and "latitude" not in reminder
+    for half in ({"latitude": 1}, {"latitude": 1, "longitude": None}, {"latitude": None, "longitude": 2}):
+        body = {"start": start, **half}
+        assert list(component("NewReminder").iter_errors(body)), body
+        assert ana.post("/api/reminders", body)[0] == 400, body
+    room = accepted("NewRoom", "POST", "/api/rooms", {"limit": None}, 201)
+    assert room["room"]["limit"] == 30
+    assert ana.post("/api/rooms", None)[2]["room"]["limit"] == 30  # no body: the same
 
 
 def test_party_room_routes_and_their_errors(server):
