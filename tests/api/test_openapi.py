@@ -1011,6 +1011,10 @@ def test_an_optional_body_is_nothing_or_a_json_object(server):
     assert tess.get(f"/api/link-codes/{code}")[0] == 200
     assert host.get(room)[2]["players"] == 0
     assert tess.post(f"{room}/join", None)[0] == 200 and tess.post(f"{room}/join", {"x": 1})[0] == 200
+    # Such a body is small: 1 KB.
+    for client, path in ((tess, "/api/me/link-codes"), (host, f"/api/link-codes/{code}"),
+                         (tess, f"{room}/join"), (tess, "/api/me/sign-out")):
+        assert client.post(path, {"x": "y" * 2000})[0] == 413, path
     assert tess.post("/api/me/sign-out", {"x": 1})[0] == 204
 
 

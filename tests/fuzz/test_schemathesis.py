@@ -99,10 +99,13 @@ POSITIVE_DATA_REFUSED = {
     "POST /api/reminders": ["400"],
     # An avatar's type is judged by its bytes, which the document can only call a string.
     "PUT /api/me/avatar": ["415"],
-    # Room bodies are capped in bytes (1 KB; an action 16 KB), and their objects take any
+    # Some bodies are capped in bytes (1 KB; a room action 16 KB), and their objects take any
     # other keys (ignored), so a valid one can be too large (413).
     "POST /api/rooms": ["413"],
     "POST /api/rooms/{code}/join": ["413"],
+    "POST /api/me/link-codes": ["413"],
+    "POST /api/link-codes/{code}": ["413"],
+    "POST /api/me/sign-out": ["413"],
     # As for a game: a choice must exist (game, deck, the player's own category, settings in
     # their ranges), and a game refuses a move its state does not allow (422).
     "POST /api/rooms/{code}/actions": ["400", "413", "422"],
