@@ -30,7 +30,8 @@ public enum OpenAPIDocument {
         "oneOf": engines.all.map { engine -> [String: Any] in
           var properties: [String: Any] = [
             "game": ["const": engine.kind.rawValue],
-            "settings": ref(prefix(engine.kind) + "Settings"),
+            // null is taken as no settings: every default.
+            "settings": ["anyOf": [ref(prefix(engine.kind) + "Settings"), ["type": "null"]]],
           ]
           var required = ["game"]
           switch engine.contentNeed {
@@ -44,7 +45,7 @@ public enum OpenAPIDocument {
             required.append("category")
           case .deck:
             properties["deck"] = [
-              "type": "string",
+              "type": ["string", "null"],
               "description": "A deck id from the catalog (default: the first playable deck).",
             ]
           }
@@ -104,7 +105,8 @@ public enum OpenAPIDocument {
     let wire = try WireSchemas(engine.gameType)
     return [
       name + "Settings": settingsSchema(engine.entry.rendered(.of(.en)).settings),
-      name + "Action": foundation(wire.action, closed: true),
+      // A game reads the members of an action it knows and ignores others.
+      name + "Action": foundation(wire.action, closed: false),
       name + "Event": foundation(wire.event, closed: true),
       name + "View": foundation(wire.view, closed: true),
       name + "Summary": foundation(wire.summary, closed: true),
@@ -118,13 +120,15 @@ public enum OpenAPIDocument {
       var schema: [String: Any] = [
         "description": "\(setting.about) Default: \(setting.defaultValue)."
       ]
+      // A setting given as null takes its default, as a missing one does.
       switch setting.kind {
-      case .integer: schema["type"] = "integer"
-      case .number: schema["type"] = "number"
+      case .integer: schema["type"] = ["integer", "null"]
+      case .number: schema["type"] = ["number", "null"]
       case .choice:
-        schema["type"] = "string"
-        schema["enum"] = setting.choices?.map(\.value) ?? []
-      case .flag: schema["type"] = "boolean"
+        schema["type"] = ["string", "null"]
+        schema["enum"] =
+          (setting.choices?.map(\.value as (SettingInfo.Choice) -> Any) ?? []) + [NSNull()]
+      case .flag: schema["type"] = ["boolean", "null"]
       }
       // The ranges are told in the description, not enforced by the schema: a value out of
       // range is a request the API must answer with a 400 naming the setting.

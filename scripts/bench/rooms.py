@@ -80,7 +80,9 @@ def start_server(binary, database_url, log_path):
     if database_url:
         args += ["--database-url", database_url]
     # What the server can do: no rate limits (a person never meets them), no Datamuse.
-    env = dict(os.environ, GUESSWORK_DATAMUSE="off", GUESSWORK_RATE_LIMITS="off")
+    # Every load client is one address: the per-client cap of sockets is lifted with the limits.
+    env = dict(os.environ, GUESSWORK_DATAMUSE="off", GUESSWORK_RATE_LIMITS="off",
+               GUESSWORK_SOCKETS_PER_CLIENT="1000000")
     log = open(log_path, "wb")
     process = subprocess.Popen(args, stdout=log, stderr=log, env=env)
     url = f"http://127.0.0.1:{port}"
