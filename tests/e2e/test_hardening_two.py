@@ -480,6 +480,26 @@ def test_sockets_past_the_per_client_cap_are_refused_with_429():
             sock.close()
 
 
+def test_a_crowd_of_sockets_opening_is_announced_in_a_few_views_not_one_each():
+    """30 phones connecting at once: the first phone is told who is connected a few times, not
+    once for every socket that opened (each opening re-sent the room to every socket)."""
+    with Server() as server:
+        host, code, _ = make_room(server)
+        phones = join_phones(server, code, [f"P{i}" for i in range(30)])
+        first = Socket(server.url, phones[0], code)
+        first.wait(lambda m: m.get("type") == "room", "the first view")
+        others = [Socket(server.url, phone, code) for phone in phones[1:]]
+        for sock in others:
+            sock.wait(lambda m: m.get("type") == "room", "a view")
+        # Everyone shows as connected once the announcements have settled.
+        first.latest(lambda m: sum(p["connected"] for p in m["players"]) == 30, "all 30 connected", timeout=5)
+        time.sleep(0.6)
+        views = [m for m in first.messages if m.get("type") == "room"]
+        assert len(views) <= 8, f"{len(views)} views for 29 sockets opening"
+        for sock in [first] + others:
+            sock.close()
+
+
 def test_a_room_takes_at_most_its_cap_of_sockets():
     """GUESSWORK_ROOM_SOCKETS=4: a fifth socket into one room is refused (on the upgrade, or
     closed without a view); the four go on, and another room still takes sockets."""
