@@ -17,7 +17,8 @@ import zlib
 
 import pytest
 from selenium import webdriver
-from selenium.common.exceptions import NoAlertPresentException, TimeoutException
+from selenium.common.exceptions import (
+    NoAlertPresentException, StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -121,10 +122,17 @@ class Player:
             f"{css} never had {name}={value!r} (it has {[e.get_attribute(name) for e in self.d.find_elements(By.CSS_SELECTOR, css)]})")
 
     def click(self, css, timeout=10):
-        element = self.find(css, timeout)
-        WebDriverWait(self.d, timeout, poll_frequency=POLL).until(lambda d: element.is_enabled(), f"{css} stays disabled")
-        element.click()
-        return element
+        # A page that draws a list again (a room's players, when someone connects) replaces the
+        # element found a moment ago: find it again then, as a person's tap would.
+        for attempt in range(3):
+            element = self.find(css, timeout)
+            try:
+                WebDriverWait(self.d, timeout, poll_frequency=POLL).until(lambda d: element.is_enabled(), f"{css} stays disabled")
+                element.click()
+                return element
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
 
     def keys(self, *keys):
         ActionChains(self.d).send_keys(*keys).perform()

@@ -210,7 +210,7 @@ def play_deck(player, pictures, manifest, total, by_keyboard, wrong_on=(2, 4)):
         _, score, chosen, asked = play_question(player, pictures, manifest, number, total, right, by_keyboard, score)
         if not right:
             missed.append((number, asked, chosen))
-    assert player.text("#over-text") == f"Game over! Your final score was {score}."
+    assert player.text("#over-text") == f"Game over! Your final score was {score} of {total}."
     items = player.d.find_elements(By.CSS_SELECTOR, "#missed li")
     assert [li.text for li in items] == [f"Q{n}: {a} (you tapped {c})" for n, a, c in missed]
     # The missed list shows the right pictures, named now that the game is over.
