@@ -56,7 +56,7 @@ final class ManualClock: Sendable {
 
 extension ServerConfiguration {
   /// For tests that drive the clock: rounds end when a test reads them (or asks for
-  /// statistics), never behind its back. tests/e2e/test_expiry.py watches the sweep with the
+  /// statistics), never behind its back. e2e/server/test_expiry.py watches the sweep with the
   /// real clock.
   static var drivenClock: ServerConfiguration {
     var configuration = ServerConfiguration()

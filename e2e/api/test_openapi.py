@@ -43,14 +43,14 @@ UNREACHABLE = {
     ("post", "/api/games", "404"): "a Picture Quiz with no deck when no deck is playable",
     ("get", "/api/pictures/{id}", "200"): "needs a deck of photos imported with `guesswork decks import`",
     ("get", "/api/pictures/{id}", "304"): "needs a deck of photos imported with `guesswork decks import`",
-    ("post", "/api/players", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
-    ("post", "/api/games", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
-    ("post", "/api/games/{id}/actions", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
-    ("post", "/api/daily/{game}", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
-    ("post", "/api/rooms", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
-    ("get", "/api/rooms/{code}", "429"): "the rate limits are off here; tests/e2e/test_room_protocol.py meets them",
-    ("post", "/api/rooms/{code}/join", "429"): "the rate limits are off here; tests/e2e/test_room_protocol.py meets them",
-    ("post", "/api/rooms/{code}/actions", "429"): "the rate limits are off here; tests/e2e/test_limits.py meets them",
+    ("post", "/api/players", "429"): "the rate limits are off here; e2e/server/test_limits.py meets them",
+    ("post", "/api/games", "429"): "the rate limits are off here; e2e/server/test_limits.py meets them",
+    ("post", "/api/games/{id}/actions", "429"): "the rate limits are off here; e2e/server/test_limits.py meets them",
+    ("post", "/api/daily/{game}", "429"): "the rate limits are off here; e2e/server/test_limits.py meets them",
+    ("post", "/api/rooms", "429"): "the rate limits are off here; e2e/server/test_limits.py meets them",
+    ("get", "/api/rooms/{code}", "429"): "the rate limits are off here; e2e/server/test_room_protocol.py meets them",
+    ("post", "/api/rooms/{code}/join", "429"): "the rate limits are off here; e2e/server/test_room_protocol.py meets them",
+    ("post", "/api/rooms/{code}/actions", "429"): "the rate limits are off here; e2e/server/test_limits.py meets them",
 }
 
 # (method, path template, status) seen so far; the last test checks the document is covered.
@@ -919,7 +919,9 @@ def test_daily_routes(server, ana):
     share = game["daily"]["share"]
     assert share["text"].startswith(f"Guesswork · Guess the Number #{day['number']}\n")
     assert share["text"].endswith(share["url"]) and "/daily.html?game=number&date=" in share["url"]
-    assert str(game["summary"]["secret"]) not in share["text"].split("\n")[1].replace("/5", "")
+    # The grid line shows arrows and the attempts used ("7/7"), never the secret itself.
+    grid, used_of = share["text"].split("\n")[1].rsplit(" ", 1)
+    assert re.fullmatch(r"([1-7]|X)/7", used_of) and str(game["summary"]["secret"]) not in grid
     # Bo, with an avatar, plays too: his name and picture are on the board for Ana.
     bo = Api(server.url)
     bo.join("Bo")

@@ -47,7 +47,7 @@ POLL = 0.05
 @pytest.fixture(scope="module")
 def server():
     # The room tests' host opens a room a test on this one server: the cap of open rooms per
-    # host (tested in tests/e2e/test_hardening_two.py) is lifted here.
+    # host (tested in e2e/server/test_hardening_two.py) is lifted here.
     with Server(env={"GUESSWORK_ROOMS_PER_HOST": "1000"}) as s:
         yield s
     print(f"\nScreenshots of every game: {SCREENSHOTS}")

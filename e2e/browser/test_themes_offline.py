@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from test_browser import PAGES, POLL, Player, axe_violations, browser, player, server  # noqa: F401
-from server import Server  # noqa: E402 (tests/support, on the path once test_browser is imported)
+from server import Server  # noqa: E402 (e2e/support, on the path once test_browser is imported)
 
 # Every way a page can be drawn: (what the test says, the player's setting, emulated media
 # features, the theme the page must end up in).

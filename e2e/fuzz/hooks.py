@@ -1,4 +1,4 @@
-"""Schemathesis hooks for tests/fuzz/test_schemathesis.py (loaded through SCHEMATHESIS_HOOKS).
+"""Schemathesis hooks for e2e/fuzz/test_schemathesis.py (loaded through SCHEMATHESIS_HOOKS).
 
 Every generated request carries a player's cookie, so the routes behind `playerCookie` are
 fuzzed too, not only their 401:

@@ -6,7 +6,7 @@ not match the documented schema), on input the document forbids that the server 
 input the document allows that the server refuses, and on methods or authentication the
 server does not answer as documented.
 
-The requests carry a player's cookie (tests/fuzz/hooks.py), and the config file names the
+The requests carry a player's cookie (e2e/fuzz/hooks.py), and the config file names the
 games, the avatar and the sign-in code the test made, so the routes behind the cookie and the
 ones that take an id are fuzzed past their 401 and 404 (the category and reminder it made are
 found by Schemathesis in their lists; see config_toml).

@@ -63,7 +63,7 @@ class Server:
         # local fake (GUESSWORK_DATAMUSE=on and GUESSWORK_DATAMUSE_URL in `env`).
         env.setdefault("GUESSWORK_DATAMUSE", "off")
         # Tests make many players from one address and move as fast as they can: the rate
-        # limits are off unless a test sets them (tests/e2e/test_limits.py).
+        # limits are off unless a test sets them (e2e/server/test_limits.py).
         env.setdefault("GUESSWORK_RATE_LIMITS", "off")
         # The pages and catalogs of this working copy, whatever binary serves them (a binary
         # built elsewhere carries its own copy of them).

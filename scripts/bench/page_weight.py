@@ -10,7 +10,7 @@ import urllib.parse
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "e2e"))
 from support.server import Client, Server  # noqa: E402
 
 PAGES = ["index.html", "settings.html", "stats.html", "number.html", "color-match.html",
