@@ -162,8 +162,8 @@ public struct Engine<G: Game>: GameEngine {
   public var entry: CatalogEntry {
     CatalogEntry(
       id: G.kind.rawValue, title: G.title.key, emoji: G.emoji, blurb: G.blurb.key,
-      page: "\(G.kind.rawValue).html", content: G.contentNeed, settings: G.settingInfos,
-      figures: G.figureInfos)
+      page: "\(G.kind.rawValue).html", rooms: RoomKinds.kind(G.kind) != nil,
+      content: G.contentNeed, settings: G.settingInfos, figures: G.figureInfos)
   }
 
   /// A new game's body when it is not plain JSON: its settings, and the names it gave in
@@ -576,6 +576,8 @@ public struct CatalogEntry: Codable, Sendable, Equatable {
   public var blurb: String
   /// The page that plays it.
   public var page: String
+  /// Whether a room can play it (the host menu offers only these).
+  public var rooms: Bool
   public var content: ContentNeed
   public var settings: [SettingInfo]
   public var figures: [FigureInfo]

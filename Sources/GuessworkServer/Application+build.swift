@@ -92,7 +92,7 @@ public func buildApplication(
   let site = try StaticSite(
     directory: configuration.publicDirectory
       ?? Bundle.module.url(forResource: "Public", withExtension: nil)!.path,
-    generated: served)
+    generated: served, games: games.map { $0.kind.rawValue })
   router.add(middleware: StaticSiteMiddleware(site: site))
   // Last, once every route is known.
   router.add(middleware: AllowedMethodsMiddleware(routes: router.routes, site: site))

@@ -37,8 +37,10 @@ struct StaticSite: Sendable {
   static let revalidate = "no-cache"
 
   /// Serves the files of `directory` and, beside them, `generated` files made at start (the
-  /// languages' catalogs), by path.
-  init(directory: String, generated: [String: Data] = [:]) throws {
+  /// languages' catalogs), by path. Each of `games` is played at `<id>.html`: the folder's
+  /// `game.html` (not served itself) with every `{{game}}` replaced by the id, unless the
+  /// folder has a page of that name.
+  init(directory: String, generated: [String: Data] = [:], games: [String] = []) throws {
     let root = URL(fileURLWithPath: directory, isDirectory: true).standardizedFileURL
     var contents = generated
     let paths = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }
@@ -49,6 +51,13 @@ struct StaticSite: Sendable {
         continue
       }
       contents[path] = try Data(contentsOf: url)
+    }
+    if let template = contents.removeValue(forKey: "game.html").map({
+      String(decoding: $0, as: UTF8.self)
+    }) {
+      for id in games where contents["\(id).html"] == nil {
+        contents["\(id).html"] = Data(template.replacingOccurrences(of: "{{game}}", with: id).utf8)
+      }
     }
     var digest = SHA256()
     for path in contents.keys.sorted() {
