@@ -67,13 +67,17 @@ public enum RoomKinds {
   }
 
   private static func kind(of type: any Game.Type) -> (any RoomKind)? {
-    if type == GuessOrPassGame.self { return TeamsKind() }
+    if let teams = type as? any TeamPlayable.Type { return teamsKind(teams) }
     guard let playable = type as? any RoomPlayable.Type else { return nil }
     return roundsKind(playable)
   }
 
   private static func roundsKind<G: RoomPlayable>(_ type: G.Type) -> any RoomKind {
     RoundsKind<G>()
+  }
+
+  private static func teamsKind<G: TeamPlayable>(_ type: G.Type) -> any RoomKind {
+    TeamsKind<G>()
   }
 }
 
@@ -116,12 +120,12 @@ struct RoundsKind<G: RoomPlayable>: RoomKind {
   }
 }
 
-struct TeamsKind: RoomKind {
-  var kind: GameKind { GuessOrPassGame.kind }
-  var contentNeed: ContentNeed { GuessOrPassGame.contentNeed }
+struct TeamsKind<G: TeamPlayable>: RoomKind {
+  var kind: GameKind { G.kind }
+  var contentNeed: ContentNeed { G.contentNeed }
 
-  func settings(_ json: String) throws -> GuessOrPassGame.Settings {
-    try Self.checkedSettings(GuessOrPassGame.Settings.self, json)
+  func settings(_ json: String) throws -> G.Settings {
+    try Self.checkedSettings(G.Settings.self, json)
   }
 
   func startMatch(
@@ -134,7 +138,7 @@ struct TeamsKind: RoomKind {
     }
     do {
       return TeamsDriver(
-        match: try TeamMatch(
+        match: try TeamMatch<G>(
           settings: try settings(choice.settings), content: words, seed: seed, players: players,
           teamCount: choice.teams, wordsOnScreen: choice.wordsOnScreen, at: now))
     } catch let error as SettingError {
@@ -143,7 +147,7 @@ struct TeamsKind: RoomKind {
   }
 
   func decodeMatch(from decoder: any Decoder) throws -> any MatchDriver {
-    TeamsDriver(match: try TeamMatch(from: decoder))
+    TeamsDriver(match: try TeamMatch<G>(from: decoder))
   }
 }
 
@@ -379,17 +383,17 @@ struct RoundsDriver<G: RoomPlayable>: MatchDriver {
   var swatch: String? { match.phase == .over ? nil : match.screen.swatch }
 }
 
-struct TeamsDriver: MatchDriver {
-  var match: TeamMatch
+struct TeamsDriver<G: TeamPlayable>: MatchDriver {
+  var match: TeamMatch<G>
 
-  var kind: GameKind { GuessOrPassGame.kind }
+  var kind: GameKind { G.kind }
   var isOver: Bool { match.phase == .over }
   var players: [String] { match.teams.flatMap { $0 } }
   var standings: [Standing] { match.standings }
 
   func view(for viewer: String?, at now: Instant) -> MatchView {
     var shown = match.game.view(at: now)
-    if !match.seesWord(viewer) { shown.word = nil }
+    if !match.seesWord(viewer) { shown = G.hidingSecret(shown) }
     let scores = match.teamScores
     let turn = MatchView.TurnView(
       team: match.team, holder: match.holder, number: match.turn + 1, of: match.turns,
@@ -409,7 +413,7 @@ struct TeamsDriver: MatchDriver {
   func nextChange(after now: Instant) -> Instant? { match.nextChange(after: now) }
 
   mutating func play(_ player: String, round: Int?, action: Data, at now: Instant) throws {
-    let read = try PlainJSON.read(PlayedAction<GuessOrPassGame.Action>.self, from: action)
+    let read = try PlainJSON.read(PlayedAction<G.Action>.self, from: action)
     try match.play(player, read.action.action, at: now)
   }
 
@@ -420,7 +424,7 @@ struct TeamsDriver: MatchDriver {
   func finishedGames() throws -> [FinishedRoomGame] {
     let settings = try CompactJSON.string(match.settings)
     // Each holder's last turn counts in their statistics, as a round they played.
-    var last: [String: GuessOrPassGame] = [:]
+    var last: [String: G] = [:]
     for turn in match.played { last[turn.holder] = turn.game }
     return try last.sorted { $0.key < $1.key }.map { id, game in
       FinishedRoomGame(

@@ -426,8 +426,8 @@ extension RoomState {
     for team in matchView?.teams ?? [] { for id in team.players { teamOf[id] = team.number } }
     // In the lobby of a team game, the teams it would start with now.
     var lobbyTeams: [MatchView.TeamView]?
-    if room.phase == .lobby, let choice = room.choice, choice.kind == GuessOrPassGame.kind {
-      let dealt = TeamMatch.deal(room.present.map(\.id), into: choice.teams)
+    if room.phase == .lobby, let choice = room.choice, choice.isTeamGame {
+      let dealt = Teams.deal(room.present.map(\.id), into: choice.teams)
       for (number, members) in dealt.enumerated() { for id in members { teamOf[id] = number } }
       lobbyTeams = dealt.enumerated().map { .init(number: $0, players: $1, score: 0, rank: 1) }
     }
@@ -458,7 +458,7 @@ extension RoomState {
     }
     var game: RoomView.GameInfo?
     if let choice = room.choice {
-      let isTeams = choice.kind == GuessOrPassGame.kind
+      let isTeams = choice.isTeamGame
       game = RoomView.GameInfo(
         kind: choice.kind.rawValue, title: Message("\(choice.kind.rawValue).title"),
         settings: try? RoomKinds.kind(choice.kind)?.settingsValue(choice.settings),

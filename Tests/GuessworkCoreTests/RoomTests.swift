@@ -295,7 +295,7 @@ struct RoomTests {
 
   // MARK: Teams
 
-  func teams(_ players: [String], teams: Int = 2, onScreen: Bool = false) throws -> TeamMatch {
+  func teams(_ players: [String], teams: Int = 2, onScreen: Bool = false) throws -> TeamMatch<GuessOrPassGame> {
     try TeamMatch(
       settings: .init(duration: 30), content: WordList(fresh: (1...40).map { "word\($0)" }),
       seed: 9, players: players, teamCount: teams, wordsOnScreen: onScreen, at: t0)

@@ -38,9 +38,9 @@ public struct Room: Codable, Sendable, Equatable {
     public var settings: String
     /// The Picture Quiz deck or the Guess or Pass category.
     public var variant: String?
-    /// Guess or Pass: how many teams.
+    /// A team game (``TeamPlayable``): how many teams.
     public var teams: Int
-    /// Guess or Pass: the word on the shared screen (else on the clue-givers' phones).
+    /// A team game: the secret on the shared screen (else on the clue-givers' phones).
     public var wordsOnScreen: Bool
 
     public init(
@@ -63,7 +63,7 @@ public struct Room: Codable, Sendable, Equatable {
   public static let defaultLimit = 30
   /// The most a host may allow.
   public static let limits = 2...100
-  /// The most teams Guess or Pass plays in.
+  /// The most teams a team game plays in.
   public static let teamCounts = 2...6
 
   public let code: String
@@ -203,7 +203,7 @@ public struct Room: Codable, Sendable, Equatable {
     guard phase == .lobby else { throw RoomRefusal(.wrongPhase) }
     guard let choice else { throw RoomRefusal(.noGame) }
     let players = present
-    let needed = choice.kind == GuessOrPassGame.kind ? choice.teams : 1
+    let needed = choice.isTeamGame ? choice.teams : 1
     guard players.count >= needed else {
       throw RoomRefusal(.tooFewPlayers, ["count": .int(needed)])
     }
@@ -305,5 +305,12 @@ extension String {
     while characters.first?.isWhitespace == true { characters.removeFirst() }
     while characters.last?.isWhitespace == true { characters.removeLast() }
     return String(characters)
+  }
+}
+
+extension Room.Choice {
+  /// Whether the chosen game is played in teams (a ``TeamPlayable`` game of ``Games/all``).
+  public var isTeamGame: Bool {
+    Games.all.contains { $0.kind == kind && $0 is any TeamPlayable.Type }
   }
 }

@@ -1,12 +1,21 @@
-/// Guess or Pass in teams, as a room plays it. Teams take turns; in a turn one player of the
-/// team (the holder) holds their phone to their forehead and says "guessed" or "pass" while
-/// their teammates give clues. Each turn is a Guess or Pass round of its own, by the game's
-/// rules; a word a turn has shown is dealt last in the turns after it. A team scores a point
-/// per word guessed.
+/// A game a room plays in teams, taking turns: in each turn one player of a team (the holder)
+/// plays a round of the game of their own while their teammates help (Guess or Pass: the holder
+/// guesses the word the team describes). ``TeamMatch`` deals the teams and the turns; the game
+/// says what the holder may not see and when time changes a turn.
+public protocol TeamPlayable: Game where Content == WordList {
+  /// The view with what the holder must not see taken out (the word in play).
+  static func hidingSecret(_ view: View) -> View
+  /// When time alone next changes the turn (its countdown ends, its clock runs out).
+  func nextTurnChange(after now: Instant) -> Instant?
+}
+
+/// A ``TeamPlayable`` game as a room plays it. Teams take turns; each turn is a round of the
+/// game of its own, by the game's rules; a word a turn has shown is dealt last in the turns
+/// after it. A team scores what its turns score.
 ///
-/// Who may see the word (the room's views follow this): never the holder while it is in play;
-/// the shared screen when ``wordsOnScreen``, else the holder's teammates.
-public struct TeamMatch: Codable, Sendable, Equatable {
+/// Who may see the secret (the room's views follow this): never the holder while it is in
+/// play; the shared screen when ``wordsOnScreen``, else the holder's teammates.
+public struct TeamMatch<G: TeamPlayable>: Codable, Sendable, Equatable {
   public enum Phase: String, Codable, Sendable, CaseIterable {
     /// A team's turn is being played.
     case turn
@@ -20,10 +29,10 @@ public struct TeamMatch: Codable, Sendable, Equatable {
   public struct Turn: Codable, Sendable, Equatable {
     public var team: Int
     public var holder: String
-    public var game: GuessOrPassGame
+    public var game: G
   }
 
-  public let settings: GuessOrPassGame.Settings
+  public let settings: G.Settings
   public let wordsOnScreen: Bool
   /// The teams' players, in the order they hold the phone.
   public let teams: [[String]]
@@ -37,17 +46,17 @@ public struct TeamMatch: Codable, Sendable, Equatable {
   public private(set) var turn: Int
   public private(set) var phase: Phase
   /// The current turn's round.
-  public private(set) var game: GuessOrPassGame
+  public private(set) var game: G
   /// The turns played so far (the current one once it is over).
   public private(set) var played: [Turn]
 
   /// Splits `players` into `teamCount` teams (dealt in turn: first, second, … first, …) and
   /// starts the first turn.
   public init(
-    settings: GuessOrPassGame.Settings, content: WordList, seed: UInt64, players: [String],
+    settings: G.Settings, content: WordList, seed: UInt64, players: [String],
     teamCount: Int, wordsOnScreen: Bool, at now: Instant
   ) throws(SettingError) {
-    let teams = Self.deal(players, into: teamCount)
+    let teams = Teams.deal(players, into: teamCount)
     let count = teams.count
     self.settings = settings
     self.wordsOnScreen = wordsOnScreen
@@ -58,16 +67,7 @@ public struct TeamMatch: Codable, Sendable, Equatable {
     turn = 0
     phase = .turn
     played = []
-    game = try GuessOrPassGame(settings: settings, content: content, seed: seed, at: now)
-  }
-
-  /// `players` dealt into `teamCount` teams in turn (first, second, … first, …): the teams a
-  /// match starts with, and what a lobby shows before it starts.
-  public static func deal(_ players: [String], into teamCount: Int) -> [[String]] {
-    let count = max(1, min(teamCount, players.count))
-    var teams = Array(repeating: [String](), count: count)
-    for (index, player) in players.enumerated() { teams[index % count].append(player) }
-    return teams
+    game = try G(settings: settings, content: content, seed: seed, at: now)
   }
 
   /// The team whose turn it is.
@@ -99,8 +99,8 @@ public struct TeamMatch: Codable, Sendable, Equatable {
     return !wordsOnScreen && player != holder && team(of: player) == team
   }
 
-  /// The holder says "guessed" or "pass" (or ends the turn).
-  public mutating func play(_ player: String, _ action: GuessOrPassGame.Action, at now: Instant)
+  /// The holder plays (Guess or Pass: says "guessed" or "pass", or ends the turn).
+  public mutating func play(_ player: String, _ action: G.Action, at now: Instant)
     throws(RoomRefusal)
   {
     guard team(of: player) != nil else { throw RoomRefusal(.notPlaying) }
@@ -145,12 +145,12 @@ public struct TeamMatch: Codable, Sendable, Equatable {
       fresh: words.filter { !shown.contains($0.lowercased()) },
       seen: words.filter { shown.contains($0.lowercased()) })
     // The content made the first turn, and turns only move words from fresh to seen.
-    game = try! GuessOrPassGame(
+    game = try! G(
       settings: settings, content: dealt, seed: seed &+ UInt64(turn), at: now)
     phase = .turn
   }
 
-  /// The teams' scores: a point per word guessed.
+  /// The teams' scores: what their turns scored.
   public var teamScores: [Int] {
     var scores = Array(repeating: 0, count: teams.count)
     for turn in played { scores[turn.team] += turn.game.score }
@@ -177,6 +177,18 @@ extension TeamMatch {
   /// no turn is being played.
   public func nextChange(after now: Instant) -> Instant? {
     guard phase == .turn else { return nil }
-    return now < game.playStartsAt ? game.playStartsAt : game.timeUpAt
+    return game.nextTurnChange(after: now)
+  }
+}
+
+/// How a room's players make teams.
+public enum Teams {
+  /// `players` dealt into `teamCount` teams in turn (first, second, … first, …): the teams a
+  /// match starts with, and what a lobby shows before it starts.
+  public static func deal(_ players: [String], into teamCount: Int) -> [[String]] {
+    let count = max(1, min(teamCount, players.count))
+    var teams = Array(repeating: [String](), count: count)
+    for (index, player) in players.enumerated() { teams[index % count].append(player) }
+    return teams
   }
 }
