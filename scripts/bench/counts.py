@@ -24,7 +24,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402
+import harness  # noqa: E402  (the benchmarks' shared helpers, next to this file)
 
 CONCURRENCY = "/opt/swift/usr/lib/swift/linux/libswift_Concurrency.so"
 SYSCALLS = ["read", "writev", "write", "pwrite64", "pread64", "fcntl", "futex", "epoll_wait",
@@ -57,9 +57,9 @@ def remove_probes(events):
 
 
 def start_server(binary):
-    """A fresh server as run.py starts it, with its metrics on a port of their own."""
-    metrics_port = run.free_port()
-    process, url, _ = run.start_server(binary, None,
+    """A fresh server as harness.py starts it, with its metrics on a port of their own."""
+    metrics_port = harness.free_port()
+    process, url, _ = harness.start_server(binary, None,
                                        extra_args=["--metrics-port", str(metrics_port)])
     return process, url, f"http://127.0.0.1:{metrics_port}/metrics"
 
@@ -79,14 +79,14 @@ def count(process, url, metrics_url, events, connections, seconds, script=None, 
           warmup=2):
     """Counts of `events` over `seconds` of a wrk run, after `warmup` seconds, and the requests
     (for the move loop, the accepted moves) the server counted in that window."""
-    running = run.start_wrk(url + path, connections, warmup + seconds + 1, script)
+    running = harness.start_wrk(url + path, connections, warmup + seconds + 1, script)
     time.sleep(warmup)
     names = [event for event, _ in events]
     before = served(metrics_url)
     stat = subprocess.run(["perf", "stat", "-x,", "-e", ",".join(names), "-p", str(process.pid),
                            "--", "sleep", str(seconds)], capture_output=True, text=True)
     after = served(metrics_url)
-    result = run.parse_wrk(running)
+    result = harness.parse_wrk(running)
     counts = {}
     for line in stat.stderr.splitlines():
         fields = line.split(",")

@@ -46,7 +46,7 @@ import time
 import urllib.parse
 import urllib.request
 
-from run import free_port, parse_wrk, peak_rss_mb, start_wrk
+from harness import free_port, parse_wrk, peak_rss_mb, start_wrk
 
 
 def wrk(url, connections, seconds, script=None, script_args=()):

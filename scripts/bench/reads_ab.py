@@ -25,7 +25,7 @@ import sys
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (the benchmark's own helpers, next to this file)
+import harness  # noqa: E402  (the benchmarks' shared helpers, next to this file)
 
 
 def recreate(database_url):
@@ -41,15 +41,15 @@ def recreate(database_url):
 def measure(binary, database_url, connections=64, seconds=4, script="read.lua", log_level="error"):
     """Two (rate / ping's, server CPU µs a request, server CPU µs a ping, PostgreSQL's CPU µs a
     request or None) of one fresh server; `script` is read.lua or moves.lua."""
-    process, url, _ = run.start_server(binary, database_url, log_level)
+    process, url, _ = harness.start_server(binary, database_url, log_level)
     try:
-        readers = run.live_games(url, connections) if script == "read.lua" else None
+        readers = harness.live_games(url, connections) if script == "read.lua" else None
         subprocess.run(["wrk", "-t", str(connections), "-c", str(connections), "-d", "3s",
-                        "-s", os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
+                        "-s", os.path.join(harness.HERE, "moves.lua"), url], capture_output=True, check=True)
         results = []
         for _ in range(2):
-            ping = run.wrk([(process, url)], connections, seconds, path="/ping")
-            read = run.wrk([(process, url)], connections, seconds, script,
+            ping = harness.wrk([(process, url)], connections, seconds, path="/ping")
+            read = harness.wrk([(process, url)], connections, seconds, script,
                            [readers] if readers else None, database=bool(database_url))
             if read["errors"] or ping["errors"]:
                 sys.exit(f"{binary}: errors in a run ({read['errors']} in {script}, {ping['errors']} pinging)")

@@ -43,7 +43,7 @@ import time
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (the benchmark's own helpers, next to this file)
+import harness  # noqa: E402  (the benchmarks' shared helpers, next to this file)
 
 NEW_GAME = json.dumps({"game": "number", "settings": {"low": 0, "high": 9999, "attempts": 20}})
 
@@ -131,25 +131,25 @@ async def socket_loop(servers, cookies, seconds, database=False, play=None):
     await asyncio.sleep(1)
 
     def cpu():
-        return sum(run.cpu_seconds(process.pid) for process, _ in servers)
+        return sum(harness.cpu_seconds(process.pid) for process, _ in servers)
 
     moves_before = counts["moves"]
     cpu_before = cpu()
-    database_before = run.database_cpu_seconds() if database else 0
+    database_before = harness.database_cpu_seconds() if database else 0
     own_before = resource.getrusage(resource.RUSAGE_SELF)
     started = time.perf_counter()
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - started
     moves = counts["moves"] - moves_before
     spent = cpu() - cpu_before
-    database_spent = run.database_cpu_seconds() - database_before if database else float("nan")
+    database_spent = harness.database_cpu_seconds() - database_before if database else float("nan")
     own = resource.getrusage(resource.RUSAGE_SELF)
     load = own.ru_utime + own.ru_stime - own_before.ru_utime - own_before.ru_stime
     stop.set()
     await asyncio.gather(*tasks)
-    return {"rps": moves / elapsed, "cpu_us": run.microseconds_each(spent, moves),
-            "load_cpu_us": run.microseconds_each(load, moves),
-            "database_cpu_us": run.microseconds_each(database_spent, moves),
+    return {"rps": moves / elapsed, "cpu_us": harness.microseconds_each(spent, moves),
+            "load_cpu_us": harness.microseconds_each(load, moves),
+            "database_cpu_us": harness.microseconds_each(database_spent, moves),
             "errors": counts["errors"]}
 
 
@@ -161,7 +161,7 @@ def lean_client():
         sys.exit("the lean load client needs a C compiler (cc or clang)")
     binary = os.path.join(tempfile.mkdtemp(prefix="guesswork-bench-"), "socket_load")
     subprocess.run([compiler, "-O2", "-pthread", "-o", binary,
-                    os.path.join(run.HERE, "socket_load.c")], check=True)
+                    os.path.join(harness.HERE, "socket_load.c")], check=True)
     return binary
 
 
@@ -189,8 +189,8 @@ def lean_loop(client, servers, cookies, seconds, by_post=False):
     server_cpu = sum(count["server_cpu"] for count in counts)
     return {"rps": sum(count["moves"] / count["elapsed"] for count in counts),
             "moves": moves, "cpu_seconds": server_cpu,
-            "cpu_us": run.microseconds_each(server_cpu, moves),
-            "load_cpu_us": run.microseconds_each(sum(count["load_cpu"] for count in counts), moves),
+            "cpu_us": harness.microseconds_each(server_cpu, moves),
+            "load_cpu_us": harness.microseconds_each(sum(count["load_cpu"] for count in counts), moves),
             "errors": sum(count["errors"] for count in counts)}
 
 
@@ -204,7 +204,7 @@ def interleaved(client, process, url, cookies, slices, seconds):
     errors = 0
     for _ in range(slices):
         for key, script, path in (("ping", None, "/ping"), ("http", "moves.lua", "")):
-            part = run.wrk_window(process, url, len(cookies), seconds, script, path)
+            part = harness.wrk_window(process, url, len(cookies), seconds, script, path)
             spent[key][0] += part["cpu_seconds"]
             spent[key][1] += part["count"]
             errors += part["errors"]
@@ -213,23 +213,23 @@ def interleaved(client, process, url, cookies, slices, seconds):
             spent[key][0] += lean["cpu_seconds"]
             spent[key][1] += lean["moves"]
             errors += lean["errors"]
-    result = {key: run.microseconds_each(cpu, count) for key, (cpu, count) in spent.items()}
+    result = {key: harness.microseconds_each(cpu, count) for key, (cpu, count) in spent.items()}
     result["errors"] = errors
     return result
 
 
 def players(url, count):
     """`count` new players' cookies."""
-    return [run.post(url, "/api/players", '{"name":"Bench"}')[0] for _ in range(count)]
+    return [harness.post(url, "/api/players", '{"name":"Bench"}')[0] for _ in range(count)]
 
 
 def fresh_server(options):
     """A round's server: started on a fresh database, warmed by a short HTTP move loop so that
     the database is not empty, with `--connections` new players: process, URL, cookies."""
-    process, url, _ = run.start_server(options.binary, options.database_url)
+    process, url, _ = harness.start_server(options.binary, options.database_url)
     try:
         subprocess.run(["wrk", "-t", "16", "-c", "16", "-d", "2s", "-s",
-                        os.path.join(run.HERE, "moves.lua"), url], capture_output=True, check=True)
+                        os.path.join(harness.HERE, "moves.lua"), url], capture_output=True, check=True)
         return process, url, players(url, options.connections)
     except BaseException:
         process.terminate()
@@ -259,8 +259,8 @@ def main():
     for round_ in range(options.rounds):
         process, url, cookies = fresh_server(options)
         try:
-            ping = run.wrk([(process, url)], options.connections, options.seconds, path="/ping")
-            http = run.wrk([(process, url)], options.connections, options.seconds, "moves.lua",
+            ping = harness.wrk([(process, url)], options.connections, options.seconds, path="/ping")
+            http = harness.wrk([(process, url)], options.connections, options.seconds, "moves.lua",
                            database=False)
             socket = asyncio.run(socket_loop([(process, url)], [cookies], options.seconds))
             refusals = (asyncio.run(socket_loop([(process, url)], [cookies], options.seconds,

@@ -21,14 +21,14 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import run  # noqa: E402  (the benchmark's own helpers, next to this file)
+import harness  # noqa: E402  (the benchmarks' shared helpers, next to this file)
 
 
 def measure(binary, connections, seconds, script=None, script_args=None, path=""):
-    """One loop on a fresh server: run.wrk's result."""
-    process, url, _ = run.start_server(binary, None)
+    """One loop on a fresh server: harness.wrk's result."""
+    process, url, _ = harness.start_server(binary, None)
     try:
-        result = run.wrk([(process, url)], connections, seconds, script,
+        result = harness.wrk([(process, url)], connections, seconds, script,
                          [script_args] if script_args else None, path=path)
     finally:
         process.kill()
