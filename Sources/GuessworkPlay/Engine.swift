@@ -162,7 +162,7 @@ public struct Engine<G: Game>: GameEngine {
   public var entry: CatalogEntry {
     CatalogEntry(
       id: G.kind.rawValue, title: G.title.key, emoji: G.emoji, blurb: G.blurb.key,
-      page: "\(G.kind.rawValue).html", rooms: RoomKinds.kind(G.kind) != nil,
+      page: "\(G.kind.rawValue).html", rooms: RoomKinds.kind(of: G.self) != nil,
       content: G.contentNeed, settings: G.settingInfos, figures: G.figureInfos)
   }
 

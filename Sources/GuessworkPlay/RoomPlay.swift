@@ -3,18 +3,23 @@ public import GuessworkCore
 import GuessworkStore
 
 /// A party room as it is stored and played: its membership (``Room``), the game being played
-/// (a ``MatchDriver``: simultaneous rounds, or Guess or Pass in teams) and a version that counts
+/// (a ``MatchDriver``: simultaneous rounds, or a team game in turns) and a version that counts
 /// every accepted change. Rules live in GuessworkCore; this type reads actions from JSON, picks
-/// the game by its kind and says what each connection may see.
+/// the game by its kind among `kinds` and says what each connection may see.
 public struct RoomState: Sendable {
   public var room: Room
   public var match: (any MatchDriver)?
   public var version: Int
+  /// The games this room can play (the server's list).
+  public let kinds: RoomKinds
 
-  public init(room: Room, match: (any MatchDriver)? = nil, version: Int = 0) {
+  public init(
+    room: Room, match: (any MatchDriver)? = nil, version: Int = 0, kinds: RoomKinds = .standard
+  ) {
     self.room = room
     self.match = match
     self.version = version
+    self.kinds = kinds
   }
 }
 
@@ -33,6 +38,9 @@ public protocol RoomKind: Sendable {
     at now: Instant
   ) throws -> any MatchDriver
   func decodeMatch(from decoder: any Decoder) throws -> any MatchDriver
+  /// Whether it is played in teams (``TeamPlayable``): the choice's team count and where the
+  /// secret shows apply.
+  var playsInTeams: Bool { get }
 }
 
 extension RoomKind {
@@ -58,15 +66,24 @@ extension RoomKind {
   }
 }
 
-/// The kinds rooms play: every game of ``Games/all``.
-public enum RoomKinds {
-  public static let all: [any RoomKind] = Games.all.compactMap(kind(of:))
+/// The kinds rooms play: every game of a list (the server's) that a room can play, a
+/// ``RoomPlayable`` or a ``TeamPlayable`` one.
+public struct RoomKinds: Sendable {
+  public let all: [any RoomKind]
 
-  public static func kind(_ kind: GameKind) -> (any RoomKind)? {
+  public init(_ games: [any Game.Type]) {
+    all = games.compactMap(Self.kind(of:))
+  }
+
+  /// The kinds of ``Games/all``.
+  public static let standard = RoomKinds(Games.all)
+
+  public func kind(_ kind: GameKind) -> (any RoomKind)? {
     all.first { $0.kind == kind }
   }
 
-  private static func kind(of type: any Game.Type) -> (any RoomKind)? {
+  /// How a room plays `type`; nil when it cannot.
+  public static func kind(of type: any Game.Type) -> (any RoomKind)? {
     if let teams = type as? any TeamPlayable.Type { return teamsKind(teams) }
     guard let playable = type as? any RoomPlayable.Type else { return nil }
     return roundsKind(playable)
@@ -91,6 +108,7 @@ public enum RoomPlayError: Error, Sendable {
 
 struct RoundsKind<G: RoomPlayable>: RoomKind {
   var kind: GameKind { G.kind }
+  var playsInTeams: Bool { false }
   var contentNeed: ContentNeed { G.contentNeed }
 
   func settings(_ json: String) throws -> G.Settings {
@@ -122,6 +140,7 @@ struct RoundsKind<G: RoomPlayable>: RoomKind {
 
 struct TeamsKind<G: TeamPlayable>: RoomKind {
   var kind: GameKind { G.kind }
+  var playsInTeams: Bool { true }
   var contentNeed: ContentNeed { G.contentNeed }
 
   func settings(_ json: String) throws -> G.Settings {

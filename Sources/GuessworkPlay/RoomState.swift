@@ -211,13 +211,14 @@ extension RoomState {
         self.match = match
       }
     case .choose(let choice):
-      guard let kind = RoomKinds.kind(choice.kind) else { throw RoomUnknownGame() }
+      guard let kind = kinds.kind(choice.kind) else { throw RoomUnknownGame() }
       var normalized = choice
       normalized.settings = try kind.normalizedSettings(choice.settings)
       try room.choose(normalized, by: actor, at: now)
     case .start:
-      let (choice, players) = try room.start(by: actor, at: now)
-      guard let kind = RoomKinds.kind(choice.kind), let content else {
+      let teams = room.choice.flatMap { kinds.kind($0.kind)?.playsInTeams == true ? $0.teams : nil }
+      let (choice, players) = try room.start(by: actor, needing: teams ?? 1, at: now)
+      guard let kind = kinds.kind(choice.kind), let content else {
         throw RoomUnknownGame()
       }
       do {
@@ -293,9 +294,11 @@ extension RoomState {
   }
 
   /// A room read back from ``encoded()``, as version `version`.
-  public init(encoded: String, version: Int) throws {
-    self = try JSONDecoder().decode(Stored.self, from: Data(encoded.utf8)).state
-    self.version = version
+  public init(encoded: String, version: Int, kinds: RoomKinds = .standard) throws {
+    let decoder = JSONDecoder()
+    decoder.userInfo[Stored.kindsKey] = kinds
+    let stored = try decoder.decode(Stored.self, from: Data(encoded.utf8)).state
+    self.init(room: stored.room, match: stored.match, version: version, kinds: kinds)
   }
 
   private struct Stored: Codable {
@@ -303,18 +306,22 @@ extension RoomState {
 
     init(state: RoomState) { self.state = state }
 
+    /// Where the decoder is told the games the room can play.
+    static let kindsKey = CodingUserInfoKey(rawValue: "roomKinds")!
+
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       let room = try container.decode(Room.self, forKey: .room)
+      let kinds = decoder.userInfo[Self.kindsKey] as? RoomKinds ?? .standard
       var match: (any MatchDriver)?
       if let kind = try container.decodeIfPresent(String.self, forKey: .matchKind) {
-        guard let driver = RoomKinds.kind(GameKind(rawValue: kind)) else {
+        guard let driver = kinds.kind(GameKind(rawValue: kind)) else {
           throw DecodingError.dataCorruptedError(
             forKey: .matchKind, in: container, debugDescription: "No room game \(kind)")
         }
         match = try driver.decodeMatch(from: container.superDecoder(forKey: .match))
       }
-      state = RoomState(room: room, match: match)
+      state = RoomState(room: room, match: match, kinds: kinds)
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -426,7 +433,8 @@ extension RoomState {
     for team in matchView?.teams ?? [] { for id in team.players { teamOf[id] = team.number } }
     // In the lobby of a team game, the teams it would start with now.
     var lobbyTeams: [MatchView.TeamView]?
-    if room.phase == .lobby, let choice = room.choice, choice.isTeamGame {
+    let chosenKind = room.choice.flatMap { kinds.kind($0.kind) }
+    if room.phase == .lobby, let choice = room.choice, chosenKind?.playsInTeams == true {
       let dealt = Teams.deal(room.present.map(\.id), into: choice.teams)
       for (number, members) in dealt.enumerated() { for id in members { teamOf[id] = number } }
       lobbyTeams = dealt.enumerated().map { .init(number: $0, players: $1, score: 0, rank: 1) }
@@ -458,10 +466,10 @@ extension RoomState {
     }
     var game: RoomView.GameInfo?
     if let choice = room.choice {
-      let isTeams = choice.isTeamGame
+      let isTeams = chosenKind?.playsInTeams == true
       game = RoomView.GameInfo(
         kind: choice.kind.rawValue, title: Message("\(choice.kind.rawValue).title"),
-        settings: try? RoomKinds.kind(choice.kind)?.settingsValue(choice.settings),
+        settings: try? chosenKind?.settingsValue(choice.settings),
         variant: choice.variant, teams: isTeams ? choice.teams : nil,
         wordsOn: isTeams ? (choice.wordsOnScreen ? "screen" : "phones") : nil)
     }

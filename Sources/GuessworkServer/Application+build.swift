@@ -64,7 +64,7 @@ public func buildApplication(
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)
-  let rooms = Rooms(api: api, logger: logger)
+  let rooms = Rooms(api: api, logger: logger, games: games)
   rooms.register(on: router)
   // Sockets upgrade on a router of their own: only their path is tried for an upgrade.
   let sockets = Router(context: GuessworkContext.self)

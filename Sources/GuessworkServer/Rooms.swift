@@ -27,10 +27,14 @@ final class Rooms: Sendable {
   static let maxMessage = 4096
   static let messagesPerSecond = 20
 
-  init(api: API, logger: Logger) {
+  /// The games a room can play (of the server's list).
+  let kinds: RoomKinds
+
+  init(api: API, logger: Logger, games: [any Game.Type]) {
     self.api = api
     self.hub = RoomHub()
     self.logger = logger
+    self.kinds = RoomKinds(games)
   }
 
   var store: any GuessworkStore { api.store }
@@ -173,7 +177,8 @@ final class Rooms: Sendable {
     for length in [4, 4, 4, 5, 5, 6, 6] {
       var seeded = SeededRandom(seed: random.next())
       let code = Room.makeCode(length: length, using: &seeded)
-      let state = RoomState(room: Room(code: code, host: playerID, limit: limit, at: now))
+      let state = RoomState(
+        room: Room(code: code, host: playerID, limit: limit, at: now), kinds: kinds)
       if try await store.insertRoom(record(state, at: now)) {
         let view = await view(of: state, for: .player(playerID), request: request)
         return json(Created(code: code, link: view.link, room: view), status: .created)
@@ -229,7 +234,7 @@ final class Rooms: Sendable {
     // A choice is checked as a start would check it, so that a name no game can play (a deck
     // that is not there, another player's category, 15,000 characters) never reaches the
     // phones: its content must be found for the host.
-    if case .choose(let choice) = input.action, let kind = RoomKinds.kind(choice.kind),
+    if case .choose(let choice) = input.action, let kind = kinds.kind(choice.kind),
       try await load(code).room.isHost(playerID)
     {
       _ = try await choiceContent(choice, kind: kind, for: playerID, request: request)
@@ -247,7 +252,7 @@ final class Rooms: Sendable {
     -> SuppliedContent?
   {
     let state = try await load(code)
-    guard let choice = state.room.choice, let kind = RoomKinds.kind(choice.kind),
+    guard let choice = state.room.choice, let kind = kinds.kind(choice.kind),
       state.room.isHost(playerID)
     else { return nil }
     return try await choiceContent(choice, kind: kind, for: playerID, request: request)
@@ -308,7 +313,7 @@ final class Rooms: Sendable {
   func load(_ code: String) async throws -> RoomState {
     if let state = await hub.state(code) { return state }
     guard let record = try await store.room(code: code) else { throw APIError.notFound("room") }
-    let state = try RoomState(encoded: record.state, version: record.version)
+    let state = try RoomState(encoded: record.state, version: record.version, kinds: kinds)
     await hub.remember(state)
     return state
   }
@@ -337,7 +342,7 @@ final class Rooms: Sendable {
           {
             await published(state)
           }
-          throw Self.apiError(error)
+          throw apiError(error)
         }
         guard state.version != stored.version else { return state }
         if try await store.saveRoom(record(state, at: now), expectedVersion: stored.version) {
@@ -413,7 +418,7 @@ final class Rooms: Sendable {
     MultiThreadedEventLoopGroup.singleton.makeIterator().first { !$0.inEventLoop }
   }
 
-  static func apiError(_ error: any Error) -> any Error {
+  func apiError(_ error: any Error) -> any Error {
     switch error {
     case let refusal as RoomRefusal: return APIError.roomRefused(refusal)
     case let stale as RoomStale:
@@ -422,7 +427,7 @@ final class Rooms: Sendable {
     case is RoomUnknownGame:
       return APIError(
         .badRequest, "unknown-game", "error.unknownGame",
-        ["list": .text(RoomKinds.all.map(\.kind.rawValue).joined(separator: ", "))])
+        ["list": .text(kinds.all.map(\.kind.rawValue).joined(separator: ", "))])
     case let error as RoomPlayError:
       switch error {
       case .invalidSetting(let setting), .unplayable(let setting):

@@ -64,7 +64,7 @@ struct RoomTests {
     #expect(throws: RoomRefusal(.closed)) { try room.join("c", name: "Cy", at: t0) }
   }
 
-  @Test("Starting needs a chosen game and enough players; Guess or Pass a player per team")
+  @Test("Starting needs a chosen game and enough players (a team game: a player per team)")
   func starting() throws {
     var room = Room(code: "ABCD", host: "h", at: t0)
     #expect(throws: RoomRefusal(.noGame)) { _ = try room.start(by: "h", at: t0) }
@@ -73,7 +73,7 @@ struct RoomTests {
     try room.join("a", name: "Ana", at: t0)
     try room.join("b", name: "Ben", at: t0)
     #expect(throws: RoomRefusal(.tooFewPlayers, ["count": .int(3)])) {
-      _ = try room.start(by: "h", at: t0)
+      _ = try room.start(by: "h", needing: 3, at: t0)
     }
     #expect(throws: RoomRefusal(.badChoice, ["low": .int(2), "high": .int(6)])) {
       try room.choose(
@@ -295,7 +295,9 @@ struct RoomTests {
 
   // MARK: Teams
 
-  func teams(_ players: [String], teams: Int = 2, onScreen: Bool = false) throws -> TeamMatch<GuessOrPassGame> {
+  func teams(_ players: [String], teams: Int = 2, onScreen: Bool = false) throws -> TeamMatch<
+    GuessOrPassGame
+  > {
     try TeamMatch(
       settings: .init(duration: 30), content: WordList(fresh: (1...40).map { "word\($0)" }),
       seed: 9, players: players, teamCount: teams, wordsOnScreen: onScreen, at: t0)

@@ -42,6 +42,32 @@ struct RoomStateTests {
     return (turn?["view"] as? [String: Any])?["word"] as? String
   }
 
+  @Test("A team game needs a player per team; a game of rounds one player; a list decides")
+  func playersNeeded() throws {
+    func start(_ game: String, teams: Int, players: Int, kinds: RoomKinds = .standard) throws {
+      var state = RoomState(room: Room(code: "K7QM", host: "h", at: t0), kinds: kinds)
+      for id in ["a", "b", "c"].prefix(players) { try state.room.join(id, name: id, at: t0) }
+      let choose = #"{"action": {"type": "choose", "game": "\#(game)", "teams": \#(teams)}}"#
+      _ = try state.apply(
+        try request(choose).action, by: "h", version: 0, body: body(choose), at: t0)
+      let start = #"{"action": {"type": "start"}}"#
+      _ = try state.apply(
+        try request(start).action, by: "h", version: 1, body: body(start),
+        content: .words(WordList(fresh: ["zebra", "otter", "panda", "koala"]), category: "a"),
+        seed: 1, at: t0)
+    }
+    #expect(throws: RoomRefusal(.tooFewPlayers, ["count": .int(3)])) {
+      try start("guess-or-pass", teams: 3, players: 2)
+    }
+    try start("guess-or-pass", teams: 3, players: 3)
+    // Number ignores the team count: one player is enough.
+    try start("number", teams: 3, players: 1)
+    // A server whose list lacks a game does not play it in rooms.
+    #expect(throws: RoomUnknownGame.self) {
+      try start("number", teams: 2, players: 1, kinds: RoomKinds([BullseyeGame.self]))
+    }
+  }
+
   @Test("The holder never sees the word; teammates or the screen do, as the host chose")
   func wordVisibility() throws {
     let playing = t0.advanced(by: 6_000)

@@ -195,15 +195,15 @@ public struct Room: Codable, Sendable, Equatable {
     lastActivity = now
   }
 
-  /// The chosen game begins: returns it and the players who play it.
-  public mutating func start(by actor: String, at now: Instant) throws(RoomRefusal) -> (
-    Choice, [Member]
-  ) {
+  /// The chosen game begins: returns it and the players who play it, at least `needed` of
+  /// them (a team game's team count).
+  public mutating func start(by actor: String, needing needed: Int = 1, at now: Instant)
+    throws(RoomRefusal) -> (Choice, [Member])
+  {
     try requireHost(actor)
     guard phase == .lobby else { throw RoomRefusal(.wrongPhase) }
     guard let choice else { throw RoomRefusal(.noGame) }
     let players = present
-    let needed = choice.isTeamGame ? choice.teams : 1
     guard players.count >= needed else {
       throw RoomRefusal(.tooFewPlayers, ["count": .int(needed)])
     }
@@ -305,12 +305,5 @@ extension String {
     while characters.first?.isWhitespace == true { characters.removeFirst() }
     while characters.last?.isWhitespace == true { characters.removeLast() }
     return String(characters)
-  }
-}
-
-extension Room.Choice {
-  /// Whether the chosen game is played in teams (a ``TeamPlayable`` game of ``Games/all``).
-  public var isTeamGame: Bool {
-    Games.all.contains { $0.kind == kind && $0 is any TeamPlayable.Type }
   }
 }
