@@ -133,9 +133,24 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // Games that ship in no product (Coin Flip): the tests register them like the five.
+    .target(
+      name: "ExampleGames",
+      dependencies: ["GuessworkCore"],
+      swiftSettings: strict
+    ),
+    // The server with the example games, for the end-to-end tests only.
+    .executableTarget(
+      name: "guesswork-examples",
+      dependencies: [
+        "ExampleGames", "GuessworkCore", "GuessworkServer",
+        .product(name: "Hummingbird", package: "hummingbird"),
+      ],
+      swiftSettings: strict
+    ),
     .testTarget(
       name: "GuessworkCoreTests",
-      dependencies: ["GuessworkCore", "GuessworkContent"],
+      dependencies: ["GuessworkCore", "GuessworkContent", "ExampleGames"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -161,7 +176,8 @@ let package = Package(
     .testTarget(
       name: "GuessworkServerTests",
       dependencies: [
-        "GuessworkServer", "GuessworkCore", "GuessworkStore", "GuessworkPlay", "GuessworkContent",
+        "GuessworkServer", "GuessworkCore", "ExampleGames", "GuessworkStore", "GuessworkPlay",
+        "GuessworkContent",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "Prometheus", package: "swift-prometheus"),

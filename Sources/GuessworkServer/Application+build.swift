@@ -17,9 +17,9 @@ import ServiceLifecycle
 /// Builds the whole server from its configuration: the one function `guesswork serve` and the
 /// tests both call. The store is opened (and migrated) before this returns, so the server
 /// never listens on an outdated schema.
-public func buildApplication(_ configuration: ServerConfiguration) async throws
-  -> some ApplicationProtocol
-{
+public func buildApplication(
+  _ configuration: ServerConfiguration, games: [any Game.Type] = Games.all
+) async throws -> some ApplicationProtocol {
   var logger = Logger(label: "guesswork")
   logger.logLevel = configuration.logLevel
   // Metrics are set up before the store, whose writers make theirs when it opens.
@@ -28,7 +28,7 @@ public func buildApplication(_ configuration: ServerConfiguration) async throws
     databaseURL: configuration.databaseURL, sqlitePath: configuration.sqlitePath)
   let store = try await SQLStore.open(location, logger: logger, holdConnections: true)
   logger.info("storage: \(location)")
-  return try buildApplication(configuration, store: store, logger: logger)
+  return try buildApplication(configuration, store: store, logger: logger, games: games)
 }
 
 /// Builds the server on an open store (tests can share one), with a clock tests can drive.

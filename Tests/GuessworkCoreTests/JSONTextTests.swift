@@ -24,16 +24,6 @@ import Testing
       as: UTF8.self)
   }
 
-  @Test func aNumberGameWritesWhatFoundationEncodes() throws {
-    var game = try NumberGame(settings: .init(low: 1, high: 100, attempts: 5), seed: 9)
-    for guess in [50, 25, 75, 12, 88] where !game.isOver {
-      _ = try? game.apply(.guess(guess), at: .zero)
-    }
-    #expect(try written(game) == foundation(game))
-    #expect(try written(game.view(at: .zero)) == foundation(game.view(at: .zero)))
-    #expect(try written(game.summary) == foundation(game.summary))
-  }
-
   @Test func escapesAndNumbersAreFoundations() throws {
     let message = Message(
       "a.b",

@@ -1,3 +1,4 @@
+import ExampleGames
 import Foundation
 import GuessworkCore
 import GuessworkPlay
