@@ -277,4 +277,3 @@ async function main() {
   $('#result').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
   await resumeOrSetup(session, showSetup);
 }
-

@@ -286,4 +286,3 @@ async function main() {
   document.addEventListener('keydown', onKey);
   await resumeOrSetup(session, showSetup);
 }
-

@@ -483,4 +483,3 @@ async function main() {
   document.addEventListener('keydown', onKey);
   await resumeOrSetup(session, showSetup);
 }
-

@@ -204,4 +204,3 @@ async function main() {
   const resumed = await resumeOrSetup(session, showSetup);
   if (!resumed) { /* the setup form is shown */ }
 }
-

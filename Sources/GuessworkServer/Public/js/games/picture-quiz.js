@@ -272,4 +272,3 @@ async function main() {
   $('#other-deck').addEventListener('click', showSetup);
   await resumeOrSetup(session, showSetup);
 }
-
