@@ -664,7 +664,7 @@ def test_picture_quiz_by_clicks_and_keyboard(player):
     player.open("picture-quiz.html")
     Select(player.find("#set-questions")).select_by_value("3")
     player.click("#decks button")  # Animal Friends
-    assert player.text("#deck-title") == "Animal Friends"
+    assert player.text("#game-title") == "Animal Friends"
     assert player.js("return getComputedStyle(document.body).backgroundImage").startswith("linear-gradient")
     assert player.text("#progress") == "Question 1 of 3"
     assert re.match(r"^Tap the .+", player.text("#question"))
@@ -692,7 +692,7 @@ def test_picture_quiz_by_clicks_and_keyboard(player):
     assert "deck=" not in player.d.current_url
     player.d.refresh()
     assert player.wait_text("#progress", "Question 3 of 3")
-    assert player.text("#deck-title") == "Animal Friends"
+    assert player.text("#game-title") == "Animal Friends"
     assert re.match(r"^Tap the .+", player.text("#question"))
     assert player.js("return getComputedStyle(document.body).backgroundImage").startswith("linear-gradient")
     player.click("#pictures button")
@@ -714,7 +714,7 @@ def test_picture_quiz_uses_the_decks_question_and_noun(player):
     Select(player.find("#set-questions")).select_by_value("5")
     Select(player.find("#set-choices")).select_by_value("6")
     player.d.find_element(By.XPATH, "//div[@id='decks']/button[strong='Game Day']").click()
-    assert player.wait_text("#deck-title", "Game Day")
+    assert player.wait_text("#game-title", "Game Day")
     wrong = None
     for question in range(1, 6):
         assert player.wait_text("#progress", f"Question {question} of 5")
@@ -722,7 +722,7 @@ def test_picture_quiz_uses_the_decks_question_and_noun(player):
         if question == 2:  # resume: the deck comes from the reply's variant, not the address
             player.d.refresh()
             assert player.wait_text("#progress", "Question 2 of 5")
-            assert player.text("#deck-title") == "Game Day"
+            assert player.text("#game-title") == "Game Day"
             assert re.match(r"^Tap the picture for .+$", player.text("#question"))
         player.click("#pictures button")
         if question < 5:

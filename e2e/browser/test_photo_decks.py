@@ -245,7 +245,7 @@ def test_an_imported_photo_deck_plays_by_clicks_and_by_keyboard(player):
 
     Select(player.find("#set-questions")).select_by_value("5")
     card.click()
-    assert player.wait_text("#deck-title", MANIFEST["title"])
+    assert player.wait_text("#game-title", MANIFEST["title"])
     assert player.text("#credit") == MANIFEST["credit"]
     background = player.js("return getComputedStyle(document.body).backgroundImage")
     assert all(f"rgb({', '.join(map(str, rgb(c)))})" in background for c in MANIFEST["theme"]), background
@@ -282,7 +282,7 @@ def test_an_imported_photo_deck_plays_by_clicks_and_by_keyboard(player):
     loaded_colours(player)
     player.d.refresh()
     assert player.wait_text("#progress", "^Question 1 of 5$")
-    assert player.text("#deck-title") == MANIFEST["title"] and player.text("#credit") == MANIFEST["credit"]
+    assert player.text("#game-title") == MANIFEST["title"] and player.text("#credit") == MANIFEST["credit"]
     assert re.fullmatch(r"Which one is .+\?", player.text("#question"))
     loaded_colours(player)
     assert_nothing_names_an_answer(player, CRITTERS)
@@ -302,7 +302,7 @@ def test_the_roster_needs_photos_until_an_import_fills_it(player, server):
     card = deck_card(player, "NFL HOF Eagles")
     assert card.tag_name == "button" and "4 of 25 photos" in card.text
     card.click()
-    assert player.wait_text("#deck-title", "NFL HOF Eagles")
+    assert player.wait_text("#game-title", "NFL HOF Eagles")
     assert player.text("#credit").startswith("All images are the property of the NFL Hall of Fame.")
     roster = {"question": "Tap the NFL Hall of Fame Eagle that is {answer}", "noun": "Eagles legend"}
     play_deck(player, ROSTER, roster, 4, by_keyboard=False, wrong_on=(3,))  # capped by its 4 photos

@@ -42,7 +42,11 @@ def test_pages_name_versioned_assets_that_are_kept_for_a_year(server):
     references = re.findall(r'(?:href|src)="([^"#:]+)"', page)
     versioned = [r for r in references if r.startswith("v/")]
     assert any(r.endswith("css/app.css") for r in versioned), references
-    assert any(r.endswith("js/games/number.js") for r in versioned), references
+    # A game's page is game.html with the game's id in it: its own style sheet, and the script
+    # that loads js/games/number.js.
+    assert "{{game}}" not in page and 'data-game="number"' in page
+    assert any(r.endswith("css/games/number.css") for r in versioned), references
+    assert any(r.endswith("js/game-page.js") for r in versioned), references
     assert not [r for r in references if r.startswith(("css/", "js/"))], "every style sheet and script is versioned"
     version = versioned[0].split("/")[1]
     for reference in references:
@@ -94,7 +98,10 @@ def test_the_asset_list_names_every_page_and_asset(server):
     status, headers, body = fetch(server.url + "/assets.json")
     assert status == 200 and headers["Cache-Control"] == "no-cache"
     listed = json.loads(body)
-    pages = sorted(name for name in os.listdir(PUBLIC) if name.endswith(".html"))
+    # The pages on disk, game.html (a template, not served itself) as each game's page.
+    games = [g["id"] for g in json.loads(fetch(server.url + "/api/catalog")[2])["games"]]
+    pages = sorted({name for name in os.listdir(PUBLIC) if name.endswith(".html") and name != "game.html"}
+                   | {f"{game}.html" for game in games})
     assert listed["pages"] == pages
     on_disk = sorted(
         os.path.relpath(os.path.join(folder, name), PUBLIC)

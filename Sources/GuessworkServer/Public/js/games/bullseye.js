@@ -6,7 +6,77 @@ import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { channels, setSliders, currentGuess, preview } from '../colour-mix.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
-import '../daily-badge.js';
+
+// The solo page: its sections, after the title and status line of game.html (js/game-page.js
+// puts them into the page and calls start).
+export const solo = {
+  markup: `
+<section id="setup" class="panel" hidden aria-labelledby="setup-title">
+  <h2 id="setup-title" data-i18n="bullseye.setup.title">Match this colour</h2>
+  <p data-i18n="bullseye.setup.how">Mix red, green and blue until your colour matches the target, then check your match. 100 points is a perfect match.</p>
+  <form id="setup-form">
+    <div id="settings"></div>
+    <button type="submit" id="start" data-i18n="play.start">Start</button>
+  </form>
+</section>
+
+<section id="play" hidden aria-label="Round" data-i18n-attr="aria-label:bullseye.play.label">
+  <p class="hud"><span id="round-text"></span><span id="total-text"></span></p>
+  <div class="bullseye-layout">
+    <div class="swatches">
+      <figure class="swatch"><img id="target" alt="The target colour" data-i18n-attr="alt:bullseye.target.alt"><figcaption data-i18n="bullseye.target">Target</figcaption></figure>
+      <figure class="swatch"><div class="chip" id="guess" role="img" aria-label="Your colour" data-i18n-attr="aria-label:bullseye.yourColour"></div><figcaption data-i18n="bullseye.yourColour">Your colour</figcaption></figure>
+    </div>
+    <div class="panel">
+      <p id="message" class="muted"></p>
+      <div class="slider red"><label for="r" data-i18n="bullseye.red">Red</label><input type="range" id="r" min="0" max="255" step="1"><output for="r" id="r-out"></output></div>
+      <div class="slider green"><label for="g" data-i18n="bullseye.green">Green</label><input type="range" id="g" min="0" max="255" step="1"><output for="g" id="g-out"></output></div>
+      <div class="slider blue"><label for="b" data-i18n="bullseye.blue">Blue</label><input type="range" id="b" min="0" max="255" step="1"><output for="b" id="b-out"></output></div>
+      <div class="row">
+        <button type="button" id="check" data-i18n="bullseye.check">Check my match</button>
+        <button type="button" class="secondary" id="new-colour" hidden data-i18n="bullseye.newColour">New colour</button>
+        <button type="button" class="secondary" id="finish" hidden data-i18n="bullseye.finish">Finish</button>
+      </div>
+    </div>
+  </div>
+</section>
+
+<section id="over" class="panel" hidden aria-labelledby="over-title" tabindex="-1">
+  <h2 id="over-title"></h2>
+  <div class="daily-end" data-daily-end hidden></div>
+  <div class="table-wrap"><table class="rounds">
+    <caption class="sr-only" data-i18n="bullseye.history.caption">Every colour</caption>
+    <thead><tr><th scope="col">#</th><th scope="col" data-i18n="bullseye.target">Target</th><th scope="col" data-i18n="bullseye.history.yours">Yours</th><th scope="col" data-i18n="bullseye.history.howClose">How close</th><th scope="col" data-i18n="bullseye.history.score">Score</th></tr></thead>
+    <tbody id="history"></tbody>
+  </table></div>
+  <details class="exact-figures">
+    <summary data-i18n="bullseye.deltaE.question">What is ΔE?</summary>
+    <p data-i18n="bullseye.deltaE.explained">ΔE is how far apart two colours look, measured the way people see colour (the CIEDE2000 formula). 0 is the same colour; about 1 is the smallest difference anyone notices; above 10 the colours differ at a glance; above 49 they are nearly opposite.</p>
+  </details>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button></div>
+</section>
+
+<dialog id="result" aria-labelledby="result-title">
+  <h2 id="result-title">Your score</h2>
+  <p class="big-score" id="result-score"></p>
+  <p id="result-delta"></p>
+  <details class="exact-figures">
+    <summary data-i18n="bullseye.result.exactTitle">The exact difference</summary>
+    <p><span id="result-exact"></span> <span data-i18n="bullseye.result.exactExplained">ΔE is how far apart the two colours look: 0 is the same colour, about 1 the smallest difference anyone notices, above 49 nearly opposite.</span></p>
+  </details>
+  <div class="result-swatches">
+    <div><div class="chip" id="result-target"></div><p id="result-target-hex"></p></div>
+    <div><div class="chip" id="result-guess"></div><p id="result-guess-hex"></p></div>
+  </div>
+  <p id="result-total"></p>
+  <div class="row end">
+    <button type="button" class="secondary" id="keep-trying" hidden data-i18n="bullseye.keepTrying">Keep trying</button>
+    <button type="button" id="next" autofocus>Next colour</button>
+  </div>
+</dialog>
+`,
+  start: main,
+};
 
 const session = new GameSession('bullseye', render);
 let shownRound = null;
@@ -207,5 +277,3 @@ async function main() {
   $('#result').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
   await resumeOrSetup(session, showSetup);
 }
-
-main().catch((e) => say(e.message, 'error'));

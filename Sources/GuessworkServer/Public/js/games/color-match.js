@@ -7,7 +7,64 @@ import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { paintCard, clock } from '../stroop-cards.js';
 import { ready, t, formatNumber } from '../i18n.js';
-import '../daily-badge.js';
+
+// The solo page: its sections, after the title and status line of game.html (js/game-page.js
+// puts them into the page and calls start).
+export const solo = {
+  markup: `
+<section id="setup" class="panel" hidden aria-labelledby="setup-title">
+  <h2 id="setup-title" data-i18n="colorMatch.setup.title">How to play</h2>
+  <p id="how-to-play" data-i18n="colorMatch.setup.how">Two cards appear. Does the <strong data-i18n-slot="meaning" data-i18n="colorMatch.setup.meaning">meaning</strong> of the top word match the <strong data-i18n-slot="ink" data-i18n="colorMatch.setup.ink">ink</strong> of the bottom word? Answer <strong data-i18n-slot="yes" data-i18n="colorMatch.yes">Yes</strong> or <strong data-i18n-slot="no" data-i18n="colorMatch.no">No</strong> as fast as you can: +100 when right, −100 when wrong.</p>
+  <p id="keys-help" data-i18n="colorMatch.setup.keys">Keys: <kbd data-i18n-slot="right">→</kbd> or <kbd data-i18n-slot="y">Y</kbd> = <span data-i18n-slot="yes" data-i18n="colorMatch.yes">Yes</span>, <kbd data-i18n-slot="left">←</kbd> or <kbd data-i18n-slot="n">N</kbd> = <span data-i18n-slot="no" data-i18n="colorMatch.no">No</span>.</p>
+  <form id="setup-form">
+    <div id="settings"></div>
+    <button type="submit" id="start" data-i18n="play.start">Start</button>
+  </form>
+</section>
+
+<section id="play" hidden aria-label="Round" data-i18n-attr="aria-label:colorMatch.play.label">
+  <div class="hud">
+    <span data-i18n="colorMatch.hud.score">Score: <span id="score" data-i18n-slot="score">0</span></span>
+    <span class="clock" id="clock" role="timer" aria-label="Time left" data-i18n-attr="aria-label:colorMatch.clock.label"></span>
+    <span data-i18n="colorMatch.hud.streak">Streak: <span id="streak" data-i18n-slot="streak">0</span></span>
+  </div>
+  <div id="countdown" class="big-count" aria-live="assertive" hidden></div>
+  <div id="trial" class="cm-play" hidden>
+    <div class="cards">
+      <div><div class="card-label" data-i18n="colorMatch.card.meaning">Meaning</div><div class="color-card" id="top-card"></div></div>
+      <div><div class="card-label" data-i18n="colorMatch.card.ink">Ink</div><div class="color-card" id="bottom-card"></div></div>
+    </div>
+    <div>
+      <p class="question" data-i18n="colorMatch.question">Does the meaning of the top word match the ink of the bottom word?</p>
+      <div class="answer-row">
+        <button type="button" class="bad" id="no" aria-keyshortcuts="ArrowLeft N"><span data-i18n="colorMatch.no">No</span> <span aria-hidden="true">←</span></button>
+        <button type="button" class="good" id="yes" aria-keyshortcuts="ArrowRight Y"><span data-i18n="colorMatch.yes">Yes</span> <span aria-hidden="true">→</span></button>
+      </div>
+    </div>
+  </div>
+  <p class="row end"><button type="button" class="secondary" id="quit" data-i18n="colorMatch.quit">Quit</button></p>
+  <div class="mark" id="mark" aria-live="assertive" hidden><span id="mark-text"></span></div>
+</section>
+
+<section id="over" class="panel" hidden aria-labelledby="over-title" tabindex="-1">
+  <h2 id="over-title"></h2>
+  <div class="daily-end" data-daily-end hidden></div>
+  <div class="figures" id="report"></div>
+  <p class="plain-line" id="interference"></p>
+  <details class="exact-figures">
+    <summary data-i18n="colorMatch.report.exactTimes">The exact times</summary>
+    <div class="figures" id="exact-times"></div>
+  </details>
+  <div class="table-wrap"><table class="trials">
+    <caption class="sr-only" data-i18n="colorMatch.trials.caption">Every answer</caption>
+    <thead><tr><th scope="col" class="index">#</th><th scope="col" data-i18n="colorMatch.trials.topWord">Top word</th><th scope="col" data-i18n="colorMatch.trials.bottomWord">Bottom word and ink</th><th scope="col" data-i18n="colorMatch.trials.answer">Answer</th><th scope="col" data-i18n="colorMatch.trials.time">Time</th></tr></thead>
+    <tbody id="trials"></tbody>
+  </table></div>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="csv" data-i18n="colorMatch.csv">Download your answers (CSV)</button></div>
+</section>
+`,
+  start: main,
+};
 
 const session = new GameSession('color-match', render);
 const REFRESH_MS = 100;
@@ -229,5 +286,3 @@ async function main() {
   document.addEventListener('keydown', onKey);
   await resumeOrSetup(session, showSetup);
 }
-
-main().catch((e) => say(e.message, 'error'));

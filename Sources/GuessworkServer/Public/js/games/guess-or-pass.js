@@ -6,7 +6,71 @@ import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
-import '../daily-badge.js';
+
+// The solo page: its sections, after the title and status line of game.html (js/game-page.js
+// puts them into the page and calls start).
+export const solo = {
+  markup: `
+<section id="setup" hidden aria-labelledby="setup-title">
+  <h2 id="setup-title" data-i18n="guessOrPass.setup.welcome">Welcome <span id="setup-name" data-i18n-slot="name"></span>! 👋 Ready to play? 😁</h2>
+  <p data-i18n="guessOrPass.setup.how">Hold the phone to your forehead; your friends give clues. Pick a category.</p>
+  <div class="category-grid" id="categories" role="group" aria-label="Categories" data-i18n-attr="aria-label:guessOrPass.categories"></div>
+  <!-- Play stays on the screen (stuck to its bottom) whatever the grid's length: a category's
+       tap, then Play, starts the round. -->
+  <div class="gop-go" id="go">
+    <p id="confirm-text" aria-live="polite"></p>
+    <button type="button" id="play-button" data-i18n="guessOrPass.play">Play</button>
+  </div>
+  <div class="panel">
+    <div id="settings"></div>
+    <!-- How to answer, said before the round (the word's card carries only the word). -->
+    <p id="input-help"></p>
+    <p id="best-line" class="muted"></p>
+    <p class="muted" id="mode-line"></p>
+    <p><a href="settings.html#my-categories-title" data-i18n="guessOrPass.ownCategory">Make a category of your own</a></p>
+  </div>
+</section>
+
+<section id="play" class="gop-play" hidden aria-label="Round" data-i18n-attr="aria-label:guessOrPass.round.label">
+  <p class="rotate-hint panel" data-i18n="guessOrPass.rotate">📱↻ Turn your phone sideways (landscape) for the best view.</p>
+  <div class="hud"><span data-i18n="guessOrPass.hud.guessed">Guessed: <span id="score" data-i18n-slot="score">0</span></span><span id="seconds" role="timer" aria-label="Seconds left" data-i18n-attr="aria-label:guessOrPass.seconds.label"></span><span data-i18n="guessOrPass.hud.passed">Passed: <span id="passed" data-i18n-slot="passed">0</span></span></div>
+  <div class="timebar" id="timebar" role="progressbar" aria-label="Time left" data-i18n-attr="aria-label:guessOrPass.timebar.label" aria-valuemin="0" aria-valuemax="100"><div id="timefill"></div></div>
+  <div class="gop-stage" id="stage">
+    <div>
+      <div class="gop-count" id="countdown" aria-live="assertive"></div>
+      <div class="gop-word" id="word" aria-live="assertive"></div>
+    </div>
+  </div>
+  <p class="sr-only" id="alert" aria-live="assertive"></p>
+  <div class="gop-buttons" id="buttons">
+    <button type="button" class="bad" id="pass" aria-keyshortcuts="ArrowLeft" data-i18n="guessOrPass.pass">← Pass</button>
+    <button type="button" class="good" id="guessed" aria-keyshortcuts="ArrowRight Space" data-i18n="guessOrPass.guessed">Guessed →</button>
+  </div>
+  <p id="tilt-note" class="tilt-note" hidden></p>
+  <p class="row"><button type="button" class="secondary" id="tilt-enable" hidden data-i18n="guessOrPass.tilt.enable">Enable tilting</button><button type="button" class="secondary" id="end" data-i18n="guessOrPass.end">End game</button></p>
+</section>
+
+<section id="over" class="panel" hidden aria-labelledby="over-title" tabindex="-1">
+  <h2 id="over-title"></h2>
+  <p class="celebration" id="new-best" hidden></p>
+  <p id="over-best"></p>
+  <div class="daily-end" data-daily-end hidden></div>
+  <div class="word-lists">
+    <div><h3 data-i18n="guessOrPass.over.guessed">Guessed ✅</h3><ul id="guessed-list"></ul></div>
+    <div><h3 data-i18n="guessOrPass.over.passed">Passed ⏭️</h3><ul id="passed-list"></ul></div>
+  </div>
+  <p id="missed-line" class="muted"></p>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="change" data-new-game data-i18n="guessOrPass.change">Choose a category</button></div>
+</section>
+
+<dialog id="no-category" aria-labelledby="no-category-title">
+  <h2 id="no-category-title" data-i18n="guessOrPass.noCategory.title">Select Category</h2>
+  <p data-i18n="guessOrPass.noCategory.text">Please select a category to play.</p>
+  <div class="row end"><button type="button" id="no-category-ok" autofocus data-i18n="play.ok">OK</button></div>
+</dialog>
+`,
+  start: main,
+};
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
 const MODE_TEXT = { buttons: 'guessOrPass.mode.buttons', swipes: 'guessOrPass.mode.swipes', tilts: 'guessOrPass.mode.tilts', all: 'guessOrPass.mode.all' };
@@ -419,5 +483,3 @@ async function main() {
   document.addEventListener('keydown', onKey);
   await resumeOrSetup(session, showSetup);
 }
-
-main().catch((e) => say(e.message, 'error'));

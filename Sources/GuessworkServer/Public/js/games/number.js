@@ -5,7 +5,53 @@ import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { buildPad, renderDisplay } from '../digit-pad.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
-import '../daily-badge.js';
+
+// The solo page: its sections, after the title and status line of game.html (js/game-page.js
+// puts them into the page and calls start).
+export const solo = {
+  markup: `
+<section id="setup" class="panel" hidden aria-labelledby="setup-title">
+  <h2 id="setup-title" data-i18n="number.setup.title">New game</h2>
+  <form id="setup-form">
+    <div id="settings"></div>
+    <button type="submit" id="start" data-i18n="play.start">Start</button>
+  </form>
+</section>
+
+<section id="over" class="panel" hidden aria-labelledby="over-title" tabindex="-1">
+  <h2 id="over-title"></h2>
+  <p id="over-score"></p>
+  <div class="daily-end" data-daily-end hidden></div>
+  <p id="analysis"></p>
+  <ul class="guess-list" id="end-guesses"></ul>
+  <div class="row"><button id="again" type="button" data-new-game data-i18n="play.playAgain">Play again</button><a class="button secondary" href="stats.html" data-i18n="play.statistics">Statistics</a></div>
+</section>
+
+<div id="play" class="number-layout" hidden>
+  <section class="panel" id="hint-panel" aria-labelledby="guess-title">
+    <h2 id="guess-title" class="sr-only" data-i18n="number.guess.title">Your guess</h2>
+    <!-- One hint (the game's own sentence) and the bar of the range still open: the bar's
+         words are for screen readers, its ends are drawn under it. -->
+    <p class="hint" id="message" aria-live="polite"></p>
+    <p class="sr-only" id="range-text"></p>
+    <div class="rangebar" aria-hidden="true"><div class="known" id="range-known"></div></div>
+    <div class="range-ends" aria-hidden="true"><span id="range-low"></span><span id="range-high"></span></div>
+    <p><span class="attempts" id="attempts" aria-live="polite"></span></p>
+  </section>
+  <section class="panel" id="pad-panel" aria-labelledby="pad-title">
+    <h2 id="pad-title" class="sr-only" data-i18n="number.pad.title">Digit pad</h2>
+    <div class="display" id="display" role="img" aria-label="Nothing typed" data-i18n-attr="aria-label:number.display.empty"></div>
+    <div class="pad" id="pad" role="group" aria-label="Digit pad (or type digits, Backspace and Enter)" data-i18n-attr="aria-label:number.pad.label"></div>
+  </section>
+  <!-- After the pad: a growing list must never push the pad off a phone's screen. -->
+  <section class="panel" id="history-panel" aria-labelledby="history-title">
+    <h2 id="history-title" data-i18n="number.history.title">Guesses</h2>
+    <ul class="guess-list" id="guesses"></ul>
+  </section>
+</div>
+`,
+  start: main,
+};
 
 const session = new GameSession('number', render);
 
@@ -158,5 +204,3 @@ async function main() {
   const resumed = await resumeOrSetup(session, showSetup);
   if (!resumed) { /* the setup form is shown */ }
 }
-
-main().catch((e) => say(e.message, 'error'));

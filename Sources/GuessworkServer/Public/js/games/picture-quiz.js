@@ -6,7 +6,47 @@ import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { themeOf, paintDeckColours, questionText, picture } from '../pictures.js';
 import { ready, t, tm } from '../i18n.js';
-import '../daily-badge.js';
+
+// The solo page: its sections, after the title and status line of game.html (js/game-page.js
+// puts them into the page and calls start).
+export const solo = {
+  markup: `
+<section id="setup" hidden aria-labelledby="setup-title">
+  <div class="panel">
+    <p class="setup-lead" data-i18n="pictureQuiz.setup.lead">First choose how many questions and pictures, then tap a deck to play.</p>
+    <p class="muted" data-i18n="pictureQuiz.rule">A right answer scores +1 and a wrong one −1; the score never goes below 0.</p>
+    <div id="settings"></div>
+  </div>
+  <h2 id="setup-title" data-i18n="pictureQuiz.setup.title">Choose a deck</h2>
+  <div class="deck-grid" id="decks"></div>
+</section>
+
+<section id="play" hidden aria-label="Question" data-i18n-attr="aria-label:pictureQuiz.play.label">
+  <p class="hud"><span id="progress"></span><span id="score"></span></p>
+  <p class="question" id="question"></p>
+  <div class="pictures" id="pictures" role="group" aria-labelledby="question"></div>
+  <p class="credit" id="credit"></p>
+</section>
+
+<dialog id="answer" aria-labelledby="answer-title">
+  <div class="answer-head"><div id="answer-pic" class="answer-pic"></div><h2 id="answer-title"></h2></div>
+  <p id="answer-text"></p>
+  <p id="answer-rule" class="muted" hidden data-i18n="pictureQuiz.rule">A right answer scores +1 and a wrong one −1; the score never goes below 0.</p>
+  <div class="row end"><button type="button" id="continue" autofocus data-i18n="pictureQuiz.continue">Continue</button></div>
+</dialog>
+<!-- The end is a part of the page, as in the other games (a dialog would scroll inside itself
+     under a long list of misses); its buttons come before that list. -->
+<section id="over" class="panel" hidden aria-labelledby="over-title" tabindex="-1">
+  <h2 id="over-title"></h2>
+  <p id="over-text"></p>
+  <p id="over-rule" class="muted"></p>
+  <div class="daily-end" data-daily-end hidden></div>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="other-deck" data-new-game data-i18n="pictureQuiz.otherDeck">Other deck</button></div>
+  <div id="missed-block"><h3 data-i18n="pictureQuiz.missed.title">Questions you missed</h3><ul class="missed-list" id="missed"></ul></div>
+</section>
+`,
+  start: main,
+};
 
 const session = new GameSession('picture-quiz', render);
 let decks = [];
@@ -35,8 +75,8 @@ function adoptDeck(reply) {
 
 function applyTheme(d) {
   paintDeckColours(d);
-  setText('#deck-title', d ? d.title : t('picture-quiz.title'));
-  document.title = d ? t('common.pageTitle', { title: d.title }) : t('pictureQuiz.pageTitle');
+  setText('#game-title', d ? d.title : t('picture-quiz.title'));
+  document.title = t('common.pageTitle', { title: d ? d.title : t('picture-quiz.title') });
   setText('#credit', d ? d.credit : '');
 }
 
@@ -232,5 +272,3 @@ async function main() {
   $('#other-deck').addEventListener('click', showSetup);
   await resumeOrSetup(session, showSetup);
 }
-
-main().catch((e) => say(e.message, 'error'));
