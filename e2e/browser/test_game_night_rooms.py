@@ -182,6 +182,7 @@ def test_color_match_a_phone_shows_one_clock_and_the_rooms_points_not_the_solo_s
     for person in party.players:
         assert person.wait_text("#cm-cards", r"^3 of 3 cards right$")
     shot(phone, "phone-color-match")
+    shot(phones[1], "phone2-color-match")
     shot(screen, "screen-color-match")
     in_dark([phone, screen], "color-match")
     # The room's points, live, when the server sends them (round.points).
@@ -209,6 +210,7 @@ def test_color_match_a_phone_shows_one_clock_and_the_rooms_points_not_the_solo_s
         person.wait_text("#reveal-points", r"\+", timeout=120)
     SEEN["cm-reveal"] = {person.name: person.text("#reveal-points") for person in party.players}
     shot(phone, "phone-color-match-reveal")
+    shot(phones[1], "phone2-color-match-reveal")
     shot(screen, "screen-color-match-reveal")
 
 
@@ -276,6 +278,7 @@ def test_a_team_game_shows_the_teams_and_ends_on_a_team_podium(night):
         if turn == 1:
             shot(screen, "screen-turn")
             shot(holder, "phone-holding")
+            shot(next(p for p in phones if p is not holder), "phone-not-holding")
             in_dark([screen], "turn")
         screen.wait_text("#s-turn-over-title", r"Time's up", timeout=40)
         view = last_view(screen)

@@ -341,6 +341,8 @@ def test_a_number_round_on_the_digit_pad(room):
         person.assert_fits("the digit pad")
     phones[0].shot("phone-number")
     phones[1].shot("phone-number")
+    phones[2].shot("phone-number")
+    screen.resize(BIG_SCREEN).shot("screen-number")
     guesses = {}
     for index, person in enumerate(phones):
         number = 17 + 29 * index
@@ -362,6 +364,9 @@ def test_a_number_round_on_the_digit_pad(room):
         assert person.text("#reveal-title") in ("Right! 🎉", "Not this time")
     assert len(secrets) == 1 and re.match(r"^My number was \d+\.$", secrets.pop())
     screen.wait_count("#s-results li", 4)
+    screen.shot("screen-number-reveal")
+    phones[0].shot("phone-number-reveal")
+    phones[2].shot("phone-number-reveal")
 
 
 def test_a_bullseye_colour_with_the_rooms_target(room):

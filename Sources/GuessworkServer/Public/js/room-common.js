@@ -4,7 +4,7 @@
 // The protocol is docs/rooms.md.
 import { api, el, initialOf, say, setText } from './api.js';
 import { hideOffline } from './offline.js';
-import { t, tm, formatNumber, formatList } from './i18n.js';
+import { t, tm, formatNumber, formatList, translatePage } from './i18n.js';
 
 const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -323,42 +323,77 @@ export function teamScores(view) {
     el('span', { text: teamName(i) }), el('strong', { text: formatNumber(score) }))));
 }
 
-/** A Guess or Pass turn that is over: its team's words, guessed and passed, the teams (their
-    scores and players) and who holds next, into the elements `<prefix>turn-over-title`,
-    `-guessed`, `-passed`, `-scores` and `-next`; `roster`: each team with its players (the
-    shared screen), else its score alone (a phone). */
+/** A team turn that is over: its title (how many the team got), the teams (their scores and
+    players) and who holds next, into the elements `<prefix>turn-over-title`, `-scores` and
+    `-next`; `roster`: each team with its players (the shared screen), else its score alone (a
+    phone). What the turn was made of (its words) is the game's to draw (room.turnOver). */
 export function drawTurnOver(view, prefix, { roster = false } = {}) {
   const turn = view.turn || {};
   const tv = turn.view || {};
   const node = (name) => document.getElementById(`${prefix}turn-over-${name}`);
   node('title').textContent = t('room.turnOver.title', { team: teamName(turn.team), count: tv.score ?? 0 });
-  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w }))
-    : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
-  node('guessed').replaceChildren(...list(tv.guessed));
-  node('passed').replaceChildren(...list(tv.passed));
   node('scores').replaceChildren(roster ? teamRoster(view, { current: turn.team }) : teamScores(view));
   setText(node('next'), nextTurnText(view));
 }
 
 let decksPromise = null;
-/** Picture Quiz's decks (GET /api/decks), asked once a page. */
+/** The photo decks (GET /api/decks), asked once a page. */
 export function decks() {
   if (!decksPromise) decksPromise = api('GET', '/api/decks').catch((e) => { decksPromise = null; throw e; });
   return decksPromise;
-}
-
-/** The deck of the room's Picture Quiz game, or null. */
-export async function deckOf(view) {
-  if (!view.game || view.game.kind !== 'picture-quiz' || !view.game.variant) return null;
-  try {
-    return (await decks()).find((d) => d.id === view.game.variant) || null;
-  } catch {
-    return null;
-  }
 }
 
 /** Runs `frame()` four times a second until stop() is called (clocks on screen). */
 export function everyQuarterSecond(frame) {
   const handle = setInterval(frame, 250);
   return () => clearInterval(handle);
+}
+
+// ------------------------------------------------------------------------------------------------
+// A game's part in a room: the `room` its module (js/games/<id>.js) exports, loaded by the game's
+// id with its style sheet (css/games/<id>.css). js/room.js says what `room` holds.
+
+const games = new Map();
+const loadedGames = new Map();
+
+/** The `room` of game `id`'s module, once its style sheet is in and its `load()` is done (null for
+    a game without one); asked once a page. */
+export function loadGame(id) {
+  if (!/^[a-z0-9-]+$/.test(String(id))) return Promise.resolve(null);
+  if (!games.has(id)) {
+    // Relative to this file: pages are served under a versioned folder (v/<version>/js/...).
+    const room = import(`./games/${id}.js`).then((module) => module.room || null);
+    games.set(id, Promise.all([room, stylesheet(id)]).then(async ([game]) => {
+      if (game && game.load) await game.load();
+      loadedGames.set(id, game);
+      return game;
+    }));
+  }
+  return games.get(id);
+}
+
+/** The `room` of game `id` when it is loaded already (null for a game without one); else
+    undefined, and `then()` is called once it is. */
+export function gameNow(id, then) {
+  if (loadedGames.has(id)) return loadedGames.get(id);
+  loadGame(id).then(then, (e) => say(e.message, 'error'));
+  return undefined;
+}
+
+function stylesheet(id) {
+  return new Promise((resolve) => {
+    const link = el('link', { rel: 'stylesheet', href: new URL(`../css/games/${id}.css`, import.meta.url).href });
+    link.addEventListener('load', resolve, { once: true });
+    link.addEventListener('error', resolve, { once: true });
+    document.head.append(link);
+  });
+}
+
+/** A game's markup in a room, from its HTML (`data-i18n` texts in the page's language): a
+    fragment to append. */
+export function markup(html) {
+  const template = document.createElement('template');
+  template.innerHTML = html.trim();
+  translatePage(template.content);
+  return template.content;
 }

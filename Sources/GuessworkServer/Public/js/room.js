@@ -2,39 +2,57 @@
 // follow the room's views as its socket pushes them: the lobby, each round's own game, the
 // reveal, Guess or Pass turns in teams, and the podium. The server is the only judge; this page
 // draws what a view says and sends the player's taps. The protocol is docs/rooms.md.
+//
+// This page and the shared screen (screen.js) name no game: each game's module, js/games/<id>.js,
+// exports `room`, loaded by the game's id (loadGame in room-common.js, with css/games/<id>.css),
+// and draws its own part. A game without `room` is not offered. `room` holds what its game needs of:
+//   settings: ['low', ...]    the host menu's main settings (the others go under "More settings")
+//   load()                    once, before anything is drawn (a promise: Picture Quiz's decks)
+//   hostSetup(box)            the host's choices beyond the settings (a deck, a category, teams),
+//                             drawn into `box` (may be async); returns { set(game): shows the room's
+//                             choice (view.game), read(): the fields it adds to the `choose` action }
+//   together: true            everyone plays the whole round at once: no "answered" count
+//   phone(area, ctx)          a round on a phone, drawn afresh into `area` each round; returns
+//                             { draw(roundView, { answered }), key?(event): true when it took the key }
+//   screen(area, ctx)         a round on the shared screen; returns { draw(roundView): the question
+//                             line (or null: the game's title) }
+//   reveal(roundView, ctx)    { answer: text, picture: node, title: the player's own result (phone) }
+//   paint(view)               the shared screen's colours while the game is on (a deck's)
+//   turnPhone(area, ctx)      a team game's turn on a phone: { draw(view, { holding, mate, holder }),
+//                             tick({ countdown, total }), key?(event) }
+//   turnScreen(area, ctx)     the turn on the shared screen: { draw(view) }
+//   turnOver(area, view, prefix)  what the turn came to (its words), ids prefixed with `prefix`
+// ctx: { code, round (its number), view() (the room's view now), send(action) (plays it: resolves
+// with the view after it, or null), redraw(), tick() }.
 import { api, boot, catalog, gameEntry, el, $, setText, say, openDialog, closeDialog, showPlayerChip } from './api.js';
 import { settingsForm, readSettings } from './settings-form.js';
 import { play as sound } from './sound.js';
 import { celebrate } from './celebrate.js';
-import { questionText, picture } from './pictures.js';
-import { buildPad, renderDisplay } from './digit-pad.js';
-import { channels, setSliders, currentGuess, preview } from './colour-mix.js';
-import { paintCard } from './stroop-cards.js';
-import { ready, t, tm, formatNumber } from './i18n.js';
+import { ready, t, formatNumber } from './i18n.js';
 import { wireAvatarPicker } from './avatar-picker.js';
 import {
   normaliseCode, validCode, codeFromURL, setCodeInURL, roomPath, roomAction, RoomSocket, ViewKeeper,
-  clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, drawTurnOver, teamScores, decks, everyQuarterSecond,
-  rememberPlaces, hostName, teamPodiumOf, teamResult,
+  clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, drawTurnOver, teamScores, everyQuarterSecond,
+  rememberPlaces, hostName, teamPodiumOf, teamResult, loadGame, gameNow,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
 let code = null;
 let socket = null;
-let deckList = [];
 let hostPanelBuilt = false;
 let chooseTimer = 0;
 // The round drawn (its number), so that a new one starts afresh and a view of the same one only
-// updates it.
+// updates it, and what draws it (the game's room.phone).
 let shownRound = null;
+let roundDrawer = null;
 // The player's own game in that round, as last seen: a player done with a round is sent none
 // until the reveal, and keeps seeing their answer.
 let roundView = null;
-let chosenPicture = null;
-let typed = '';
-let sending = false;
-let shownTrial = 0;
-let trialShownAt = 0;
+// The team turn drawn (its number) and what draws it (the game's room.turnPhone).
+let shownTurn = null;
+let turnDrawer = null;
+// The host menu's own part of each game (room.hostSetup), by the game's id.
+const hostSetups = new Map();
 let soundedReveal = null;
 let cheeredPodium = false;
 // The phase drawn last: a status line (an error of the last round...) goes when it changes.
@@ -44,13 +62,7 @@ let shownPhase = null;
 let readmitWatch = 0;
 let readmitProbe = null;
 
-// The settings shown at once for each game; the rest go under "More settings".
-const MAIN_SETTINGS = {
-  'picture-quiz': ['questions', 'choices'], 'guess-or-pass': ['duration'], number: ['low', 'high', 'attempts'],
-  bullseye: ['rounds'], 'color-match': ['duration'],
-};
 const PHASE_SECTIONS = { lobby: '#lobby', question: '#question', reveal: '#reveal', turn: '#turn', turnOver: '#turn-over', podium: '#podium' };
-const GAME_AREAS = { 'picture-quiz': '#pq', number: '#nu', bullseye: '#be', 'color-match': '#cm' };
 
 const view = () => keeper.view;
 const you = () => (view() && view().you) || {};
@@ -233,6 +245,9 @@ function render() {
     return;
   }
   if (mine() && mine().kicked) { showKicked(); return; }
+  // The game's part of the page: its module, loaded once (the page is drawn again then).
+  const game = v.game ? gameNow(v.game.kind, render) : null;
+  if (game === undefined && v.phase !== 'lobby') return;
   stopReadmitWatch();
   $('#entry').hidden = true;
   $('#gone').hidden = true;
@@ -247,11 +262,12 @@ function render() {
   setText('#bar-game', v.phase !== 'lobby' ? gameTitle(v) : '');
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
   if (v.phase !== 'question') shownRound = null;
+  if (v.phase !== 'turn') shownTurn = null;
   if (v.phase === 'lobby') renderLobby(v);
-  else if (v.phase === 'question') renderQuestion(v);
-  else if (v.phase === 'reveal') renderReveal(v);
-  else if (v.phase === 'turn') renderTurn(v);
-  else if (v.phase === 'turnOver') drawTurnOver(v, '');
+  else if (v.phase === 'question') renderQuestion(v, game);
+  else if (v.phase === 'reveal') renderReveal(v, game);
+  else if (v.phase === 'turn') renderTurn(v, game);
+  else if (v.phase === 'turnOver') renderTurnOver(v, game);
   else if (v.phase === 'podium') renderPodium(v);
   if (v.phase !== 'podium') cheeredPodium = false;
   tick();
@@ -271,13 +287,7 @@ function tick() {
     bar.classList.toggle('last', total <= 5000);
   } else if (v.phase === 'turn') {
     setText('#turn-count', countdown !== null && countdown > 0 ? '' : t('room.seconds', { seconds: seconds(total) }));
-    $('#holder-countdown').hidden = !(countdown > 0);
-    if (countdown > 0) setText('#holder-countdown', String(seconds(countdown)));
-    const playing = !(countdown > 0);
-    if ($('#turn-got').disabled === playing && !sending) {
-      $('#turn-got').disabled = !playing;
-      $('#turn-pass').disabled = !playing;
-    }
+    if (turnDrawer && turnDrawer.tick) turnDrawer.tick({ countdown, total });
   }
 }
 
@@ -345,31 +355,30 @@ async function pictureChosen(player) {
 }
 
 // The host's choice of the next game, drawn once from the catalog (and the room's choice, after
-// a reload); every change is sent as the room's choice, and Start sends it once more.
+// a reload): the games a room can play (`rooms` in the catalog; without that field, those whose
+// module has a `room`). Every change is sent as the room's choice, and Start sends it once more.
 async function buildHostPanel(v) {
   hostPanelBuilt = true;
-  const { games, categories } = await catalog();
-  $('#host-game').replaceChildren(...games.map((g) => el('option', { value: g.id, text: `${g.emoji} ${g.title}` })));
-  $('#host-deck').replaceChildren(...deckList.filter((d) => d.playable).map((d) => el('option', { value: d.id, text: d.title })));
-  $('#host-category').replaceChildren(...(categories || []).map((c) => el('option', { value: c.id, text: c.title })));
-  const game = v.game;
-  if (game) {
-    $('#host-game').value = game.kind;
-    if (game.kind === 'picture-quiz' && game.variant) $('#host-deck').value = game.variant;
-    if (game.kind === 'guess-or-pass') {
-      if (game.variant) $('#host-category').value = game.variant;
-      if (game.teams) $('#host-teams').value = String(game.teams);
-      if (game.wordsOn) $('#host-words').value = game.wordsOn;
-    }
+  const { games } = await catalog();
+  const offered = [];
+  for (const g of games) {
+    if (g.rooms === false) continue;
+    if (g.rooms === true || (await loadGame(g.id))) offered.push(g);
   }
-  await drawSettings(game && game.settings);
+  $('#host-game').replaceChildren(...offered.map((g) => el('option', { value: g.id, text: `${g.emoji} ${g.title}` })));
+  if (v.game && offered.some((g) => g.id === v.game.kind)) $('#host-game').value = v.game.kind;
+  await drawSettings(v.game);
   $('#host-game').addEventListener('change', async () => { await drawSettings(null); chooseSoon(); });
-  for (const id of ['#host-deck', '#host-category', '#host-teams', '#host-words', '#host-settings']) $(id).addEventListener('change', chooseSoon);
+  for (const id of ['#host-game-setup', '#host-settings']) $(id).addEventListener('change', chooseSoon);
 }
 
-async function drawSettings(values) {
+/** The chosen game's settings and own choices; `game`, the room's choice, fills them in. */
+async function drawSettings(game) {
   const id = $('#host-game').value;
-  settingsForm(await gameEntry(id), $('#host-settings'), { prefix: 'room-set-', main: MAIN_SETTINGS[id] });
+  const [entry, room] = await Promise.all([gameEntry(id), loadGame(id)]);
+  if ($('#host-game').value !== id) return; // another game was chosen meanwhile
+  settingsForm(entry, $('#host-settings'), { prefix: 'room-set-', main: room && room.settings });
+  const values = game && game.settings;
   for (const input of $('#host-settings').querySelectorAll('[data-setting]')) {
     const value = values && values[input.dataset.setting];
     if (value === undefined || value === null) continue;
@@ -377,21 +386,21 @@ async function drawSettings(values) {
     else input.value = String(value);
     input.dispatchEvent(new Event('input'));
   }
-  $('#host-deck-field').hidden = id !== 'picture-quiz';
-  $('#host-category-field').hidden = id !== 'guess-or-pass';
-  $('#host-teams-row').hidden = id !== 'guess-or-pass';
+  // Each game's own part is drawn once and kept (what was chosen in it stays when the host looks
+  // at another game and comes back).
+  if (!hostSetups.has(id) && room && room.hostSetup) {
+    const box = el('div', { 'data-game': id });
+    $('#host-game-setup').append(box);
+    hostSetups.set(id, { box, setup: await room.hostSetup(box) });
+  }
+  for (const [other, { box }] of hostSetups) box.hidden = other !== id;
+  if (game && game.kind === id && hostSetups.has(id)) hostSetups.get(id).setup.set(game);
 }
 
 function chosen() {
   const game = $('#host-game').value;
-  const action = { type: 'choose', game, settings: readSettings($('#host-settings')) };
-  if (game === 'picture-quiz') action.deck = $('#host-deck').value;
-  if (game === 'guess-or-pass') {
-    action.category = $('#host-category').value;
-    action.teams = Number($('#host-teams').value);
-    action.wordsOn = $('#host-words').value;
-  }
-  return action;
+  const own = hostSetups.has(game) ? hostSetups.get(game).setup.read() : {};
+  return { type: 'choose', game, settings: readSettings($('#host-settings')), ...own };
 }
 
 function chooseSoon() {
@@ -436,235 +445,91 @@ async function play(action) {
   }
 }
 
-function renderQuestion(v) {
+/** What a game's module is given to draw with (see the top of this file). */
+function context(round) {
+  return { code, round, view, send: play, redraw: render, tick };
+}
+
+function renderQuestion(v, game) {
   const r = v.round || {};
-  const kind = v.game && v.game.kind;
   const fresh = shownRound !== r.number;
   if (fresh) {
     shownRound = r.number;
     roundView = null;
-    chosenPicture = null;
-    typed = '';
-    shownTrial = 0;
-    }
+    roundDrawer = null;
+    $('#game-area').replaceChildren();
+  }
   setText('#round-text', t('room.round', { number: r.number, count: r.of }));
   setText('#answered-text', t('room.answered', { answered: r.answered ?? 0, players: r.players ?? present(v).length }));
-  // Color Match: everyone plays the same minute, nobody has "answered" before it ends.
-  $('#answered-text').hidden = kind === 'color-match';
-  for (const [game, selector] of Object.entries(GAME_AREAS)) $(selector).hidden = game !== kind;
+  // A game everyone plays at once (Color Match's minute): nobody has "answered" before it ends.
+  $('#answered-text').hidden = !!(game && game.together);
   const answered = !!(you().answered || (mine() && mine().answered));
   if (r.view) roundView = r.view;
-  const rv = roundView || {};
   // Someone who joined after the game began plays from the next one.
   const watching = !roundView && !answered;
   $('#question').classList.toggle('watching', watching);
-  if (kind === 'picture-quiz') renderPictureQuiz(v, rv, fresh, answered);
-  else if (kind === 'number') renderNumber(rv, answered);
-  else if (kind === 'bullseye') renderBullseye(rv, r.number, fresh, answered);
-  else if (kind === 'color-match') renderStroop(rv, answered);
+  // Nothing of the round to show (a reload after answering, or not in this game): the wait only.
+  $('#game-area').hidden = !roundView;
+  if (roundView && game && game.phone) {
+    if (!roundDrawer) roundDrawer = game.phone($('#game-area'), context(r.number));
+    roundDrawer.draw(roundView, { answered });
+  }
   const waiting = $('#waiting');
   waiting.hidden = !answered && !watching;
   setText(waiting, watching ? t('room.watching') : answered ? t('room.waiting') : '');
-  // Nothing of the round to show (a reload after answering, or not in this game): the wait only.
-  if (!roundView) for (const selector of Object.values(GAME_AREAS)) $(selector).hidden = true;
   document.body.classList.toggle('answered', answered);
 }
 
-function renderPictureQuiz(v, rv, fresh, answered) {
-  const deck = deckList.find((d) => d.id === (v.game && v.game.variant)) || null;
-  setText('#pq-question', rv.answerName ? questionText(deck, rv.answerName) : '');
-  const choices = rv.choices || [];
-  if (choices.length && (fresh || $('#pq-pictures').children.length !== choices.length)) {
-    $('#pq-pictures').dataset.count = String(choices.length);
-    $('#pq-pictures').replaceChildren(...choices.map((id, i) => el('button', {
-      type: 'button', class: 'picture', 'data-choice': i,
-      'aria-label': t('pictureQuiz.picture', { number: i + 1, count: choices.length }),
-      on: { click: () => choosePicture(i) },
-    }, picture(id))));
-  }
-  const mark = rv.answer && typeof rv.answer.choice === 'number' ? rv.answer.choice : chosenPicture;
-  const closed = answered || (rv.phase && rv.phase !== 'question') || chosenPicture !== null;
-  [...$('#pq-pictures').children].forEach((b, i) => {
-    b.disabled = closed;
-    b.classList.toggle('chosen', i === mark);
-    b.classList.toggle('fade', closed && mark !== null && i !== mark);
-  });
-}
-
-async function choosePicture(index) {
-  if (chosenPicture !== null) return;
-  chosenPicture = index;
-  render();
-  if (!(await play({ type: 'choose', choice: index }))) {
-    chosenPicture = null;
-    render();
-  }
-}
-
-function renderNumber(rv, answered) {
-  if (!$('#pad').children.length) buildPad($('#pad'), pressKey);
-  setText('#nu-hint', rv.hint ? tm(rv.hint) : tm(rv.message));
-  $('#nu-hint').classList.toggle('said', !rv.hint);
-  setText('#nu-range', rv.knownRangeText ? tm(rv.knownRangeText) : '');
-  setText('#nu-attempts', rv.attemptsLeftText ? tm(rv.attemptsLeftText) : '');
-  $('#nu-attempts').classList.toggle('last', !!rv.isLastAttempt && !rv.isOver);
-  renderDisplay($('#display'), typed, numberWidth(rv));
-  const over = !!rv.isOver || answered;
-  for (const button of $('#pad').querySelectorAll('button')) button.disabled = over || sending;
-}
-
-const numberWidth = (rv) => rv.displayWidth || String(rv.high ?? 99).length;
-
-// The digits are typed here and sent as one guess.
-function pressKey(key) {
-  const v = view();
-  const rv = (v && v.round && v.round.view) || {};
-  if (!v || v.phase !== 'question' || rv.isOver || sending) return;
-  if (key === 'clear') typed = '';
-  else if (key === 'backspace') typed = typed.slice(0, -1);
-  else if (key === 'enter') { guessNumber(); return; }
-  else if (typed.length < numberWidth(rv)) typed += key;
-  renderDisplay($('#display'), typed, numberWidth(rv));
-}
-
-async function guessNumber() {
-  if (!typed) return;
-  const number = Number(typed);
-  typed = '';
-  sending = true;
-  render();
-  const after = await play({ type: 'guess', number });
-  sending = false;
-  // A miss that leaves attempts: the game's hint comes back (a last guess is judged in the reveal).
-  const rv = after && after.round && after.round.view;
-  if (rv && rv.hint && !rv.isOver) sound('wrong');
-  render();
-}
-
-// Bullseye's target is a picture of the room's (no view carries the colour).
-function renderBullseye(rv, round, fresh, answered) {
-  if (fresh) setSliders(rv.startGuess || { r: 128, g: 128, b: 128 });
-  const src = `${roomPath(code)}/target.svg?r=${round}`;
-  if ($('#be-target').getAttribute('src') !== src) $('#be-target').src = src;
-  const can = !answered && !sending && (rv.actions || ['check']).includes('check');
-  $('#be-check').disabled = !can;
-  for (const c of channels) $(`#${c}`).disabled = !can;
-}
-
-async function checkColour() {
-  sending = true;
-  render();
-  await play({ type: 'check', guess: currentGuess() });
-  sending = false;
-  render();
-}
-
-// Color Match: the cards come and go as the server pushes each view (docs/rooms.md: a client
-// never has to ask). One clock (the room's, in the bar) and the room's points: the solo game's score (+100/−100) is
-// not what a room awards.
-function renderStroop(rv, answered) {
-  const points = view().round && view().round.points;
-  setText('#cm-points', typeof points === 'number' ? t('room.cm.points', { count: points }) : '');
-  setText('#cm-cards', t('room.cm.cards', { count: rv.answered ?? 0, correct: rv.correct ?? 0 }));
-  const counting = rv.phase === 'countdown';
-  $('#cm-countdown').hidden = !counting;
-  $('#cm-trial').hidden = counting;
-  if (counting) setText('#cm-countdown', String(rv.countdownSeconds ?? ''));
-  if (rv.phase === 'trial' && rv.top && rv.bottom && rv.trialNumber !== shownTrial) {
-    paintCard($('#cm-top'), rv.top);
-    paintCard($('#cm-bottom'), rv.bottom);
-    shownTrial = rv.trialNumber;
-    trialShownAt = performance.now();
-  }
-  const can = rv.phase === 'trial' && !answered && !sending && !rv.isOver;
-  $('#cm-yes').disabled = !can;
-  $('#cm-no').disabled = !can;
-}
-
-async function answerStroop(match) {
-  const reactionMs = Math.round((performance.now() - trialShownAt) * 10) / 10;
-  sending = true;
-  render();
-  const after = await play({ type: 'answer', match, reactionMs });
-  sending = false;
-  const rv = after && after.round && after.round.view;
-  if (rv && rv.lastAnswer) sound(rv.lastAnswer.correct ? 'correct' : 'wrong');
-  render();
-}
-
 // ------------------------------------------------------------------------------------------------
-// Guess or Pass in teams
+// A team game's turns (Guess or Pass in teams): who holds the phone, the teams' scores; the
+// game draws the rest (room.turnPhone, room.turnOver).
 
-function renderTurn(v) {
+function renderTurn(v, game) {
   const turn = v.turn || {};
-  const tv = turn.view || {};
   const holder = playerById(v, turn.holder) || { name: '?' };
   const holding = !!you().holding || you().id === turn.holder;
   const mate = !holding && you().team === turn.team;
   setText('#turn-title', holding ? t('room.turn.yours') : t('room.turn.title', { team: teamName(turn.team), name: holder.name }));
   setText('#turn-round', turn.of ? t('room.turn.number', { number: turn.number, count: turn.of }) : '');
-  $('#holder-box').hidden = !holding;
-  $('#clue-box').hidden = holding;
   document.body.classList.toggle('holding', holding);
-  // The holder's phone never shows the word, whatever a view carries.
-  if (holding) setText('#clue-word', '');
-  else if (mate) {
-    setText('#clue-lead', tv.word ? t('room.turn.clue', { name: holder.name }) : t('room.turn.clueScreen', { name: holder.name }));
-    setText('#clue-word', tv.word || '');
-  } else {
-    setText('#clue-lead', t('room.turn.watch', { team: teamName(turn.team) }));
-    setText('#clue-word', '');
+  if (shownTurn !== turn.number) {
+    shownTurn = turn.number;
+    $('#turn-area').replaceChildren();
+    turnDrawer = game && game.turnPhone ? game.turnPhone($('#turn-area'), context(turn.number)) : null;
   }
-  setText('#turn-guessed', t('room.turn.guessed', { count: tv.score ?? 0 }));
+  if (turnDrawer) turnDrawer.draw(v, { holding, mate, holder });
   $('#turn-scores').replaceChildren(teamScores(v));
 }
 
-async function answerWord(type) {
-  const v = view();
-  if (!v || v.phase !== 'turn' || sending || $('#turn-got').disabled) return;
-  sending = true;
-  $('#turn-got').disabled = true;
-  $('#turn-pass').disabled = true;
-  const after = await play({ type });
-  sending = false;
-  if (after) sound(type === 'guessed' ? 'correct' : 'wrong');
-  $('#turn-got').disabled = false;
-  $('#turn-pass').disabled = false;
-  tick();
+function renderTurnOver(v, game) {
+  drawTurnOver(v, '');
+  if (game && game.turnOver) game.turnOver($('#turn-over-words'), v, '');
 }
-
 
 // ------------------------------------------------------------------------------------------------
 // Reveal and podium
 
-function renderReveal(v) {
+function renderReveal(v, game) {
   const result = ((v.reveal && v.reveal.results) || []).find((r) => r.id === you().id);
   const points = (v.round && typeof v.round.points === 'number') ? v.round.points : (result ? result.points : 0);
   const playing = !!result;
   const r = v.round || {};
+  const rv = r.view || {};
+  const shown = (game && game.reveal && game.reveal(rv, context(r.number))) || {};
   let title = t('screen.reveal.title', { number: r.number, count: r.of });
   if (playing) title = result.answered === false ? t('room.reveal.none') : result.correct ? t('room.reveal.right') : t('room.reveal.wrong');
-  // Bullseye words a colour as the solo game does, by how different it looks ("Close",
-  // "Different"): points alone do not make it right.
-  const mine = (v.round && v.round.view) || {};
-  const band = mine.result && mine.result.meaning && String(mine.result.meaning.key || '').split('.').pop();
-  if (playing && result.answered !== false && v.game && v.game.kind === 'bullseye' && band) {
-    title = t(`bullseye.close.${band}.word`);
-  }
+  // A game may word the player's result its own way (Bullseye: by how different the colour
+  // looks, "Close", "Different": points alone do not make it right).
+  if (playing && result.answered !== false && shown.title) title = shown.title;
   const box = $('#reveal');
   box.classList.toggle('right', !!(result && result.correct));
   box.classList.toggle('wrong', !(result && result.correct));
   setText('#reveal-title', title);
   setText('#reveal-points', playing ? t('room.reveal.points', { count: points }) : '');
-  const rv = (v.round && v.round.view) || {};
-  const kind = v.game && v.game.kind;
-  let answer = '';
-  if (kind === 'picture-quiz' && rv.answerName) answer = t('room.reveal.answer', { answer: rv.answerName });
-  else if (kind === 'number' && typeof rv.secret === 'number') answer = t('number.reveal', { number: rv.secret });
-  setText('#reveal-answer', answer);
+  setText('#reveal-answer', shown.answer || '');
   $('#reveal-standings').replaceChildren(standingsList(v, shortStandings(v), you().id));
-  if (soundedReveal !== (v.round && v.round.number)) {
-    soundedReveal = v.round && v.round.number;
+  if (soundedReveal !== r.number) {
+    soundedReveal = r.number;
     if (result) sound(result.correct ? 'correct' : 'wrong');
   }
 }
@@ -718,19 +583,8 @@ function onKey(event) {
   const v = view();
   if (!v || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest('input, select, textarea')) return;
-  if (v.phase === 'question' && v.game && v.game.kind === 'number') {
-    if (/^[0-9]$/.test(event.key)) pressKey(event.key);
-    else if (event.key === 'Backspace') pressKey('backspace');
-    else if (event.key === 'Escape' || event.key === 'Delete') pressKey('clear');
-    else if (event.key === 'Enter' && !event.target.closest('button, a')) pressKey('enter');
-    else return;
-    event.preventDefault();
-  } else if (v.phase === 'turn' && !$('#holder-box').hidden) {
-    if (event.key === 'ArrowRight') answerWord('guessed');
-    else if (event.key === 'ArrowLeft') answerWord('pass');
-    else return;
-    event.preventDefault();
-  }
+  const drawer = v.phase === 'question' ? roundDrawer : v.phase === 'turn' ? turnDrawer : null;
+  if (drawer && drawer.key && drawer.key(event)) event.preventDefault();
 }
 
 function wire() {
@@ -764,12 +618,6 @@ function wire() {
   $('#back-to-lobby').addEventListener('click', () => hostAct({ type: 'lobby' }));
   $('#reveal-next').addEventListener('click', () => hostAct({ type: 'next' }));
   $('#turn-next').addEventListener('click', () => hostAct({ type: 'next' }));
-  $('#be-check').addEventListener('click', checkColour);
-  for (const c of channels) $(`#${c}`).addEventListener('input', preview);
-  $('#cm-yes').addEventListener('click', () => answerStroop(true));
-  $('#cm-no').addEventListener('click', () => answerStroop(false));
-  $('#turn-got').addEventListener('click', () => answerWord('guessed'));
-  $('#turn-pass').addEventListener('click', () => answerWord('pass'));
   document.addEventListener('keydown', onKey);
   everyQuarterSecond(tick);
 }
@@ -778,9 +626,6 @@ async function main() {
   await boot();
   await ready;
   wire();
-  try {
-    deckList = await decks();
-  } catch { /* Picture Quiz's questions then read "Tap the …" */ }
   const wanted = codeFromURL();
   if (wanted) await join(wanted);
   else showEntry();

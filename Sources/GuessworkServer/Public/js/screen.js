@@ -1,24 +1,27 @@
 // The party room's shared screen (screen.html, on a TV or a laptop): the join code and its QR
 // code, the players, each question with its clock and who has answered, the reveal, Guess or
 // Pass turns, and the podium. Only the room's host may open it; the socket pushes every view.
-// The protocol is docs/rooms.md.
+// The protocol is docs/rooms.md. Each game draws its own part (its module's `room`: js/room.js
+// says what it holds); this page names no game.
 import { api, me, el, $, setText, say, showLanguageSwitch } from './api.js';
 import { celebrate } from './celebrate.js';
 import { play as sound } from './sound.js';
-import { questionText, picture, paintDeckColours } from './pictures.js';
 import { ready, t, formatNumber } from './i18n.js';
 import {
   codeFromURL, roomPath, RoomSocket, ViewKeeper, hostAction, clockOf, seconds, gameTitle, avatar, playerById, present,
-  teamName, standingsList, drawTurnOver, decks, everyQuarterSecond, rememberPlaces, teamRoster, teamPodiumOf, teamResult,
+  teamName, standingsList, drawTurnOver, everyQuarterSecond, rememberPlaces, teamRoster, teamPodiumOf, teamResult, gameNow,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
 let code = null;
 let socket = null;
-let deckList = [];
 let refused = null;
 let cheered = false;
-let shownQuestion = null;
+// The round (and the turn) drawn, and what draws it (the game's room.screen, room.turnScreen).
+let shownRound = null;
+let roundDrawer = null;
+let shownTurn = null;
+let turnDrawer = null;
 // The phase drawn last: the status line goes when it changes.
 let shownPhase = null;
 
@@ -65,6 +68,9 @@ function render() {
   if (shownPhase !== null && shownPhase !== v.phase) say('');
   shownPhase = v.phase;
   if (v.phase === 'closed') { problem(t('room.closed.title'), t('room.closed.text'), v.standings); return; }
+  // The game's part of the page: its module, loaded once (the page is drawn again then).
+  const game = v.game ? gameNow(v.game.kind, render) : null;
+  if (game === undefined && v.phase !== 'lobby') return;
   $('#s-problem').hidden = true;
   document.body.dataset.phase = v.phase;
   setText('#top-code', v.phase === 'lobby' ? '' : t('screen.codeShort', { code: v.code }));
@@ -72,21 +78,23 @@ function render() {
   $('#s-start').hidden = !(v.phase === 'lobby' && v.game);
   $('#s-next').hidden = !(v.phase === 'reveal' || v.phase === 'turnOver');
   $('#s-back').hidden = v.phase !== 'podium';
-  const deck = deckOf(v);
-  // A deck's colours while its questions are on, the room's own otherwise.
-  if (deck && v.game.kind === 'picture-quiz' && v.phase !== 'lobby') paintDeckColours(deck);
-  else resetColours();
+  // The game's colours while it is on (a deck's), the room's own otherwise.
+  resetColours();
+  if (game && game.paint && v.phase !== 'lobby') game.paint(v);
   if (v.phase !== 'podium') cheered = false;
+  if (v.phase !== 'question') shownRound = null;
+  if (v.phase !== 'turn') shownTurn = null;
   if (v.phase === 'lobby') renderLobby(v);
-  else if (v.phase === 'question') renderQuestion(v, deck);
-  else if (v.phase === 'reveal') renderReveal(v);
-  else if (v.phase === 'turn') renderTurn(v);
-  else if (v.phase === 'turnOver') drawTurnOver(v, 's-', { roster: true });
+  else if (v.phase === 'question') renderQuestion(v, game);
+  else if (v.phase === 'reveal') renderReveal(v, game);
+  else if (v.phase === 'turn') renderTurn(v, game);
+  else if (v.phase === 'turnOver') renderTurnOver(v, game);
   else if (v.phase === 'podium') renderPodium(v);
   tick();
 }
 
-const deckOf = (v) => deckList.find((d) => d.id === (v.game && v.game.variant)) || null;
+/** What a game's module is given to draw with (js/room.js says what). */
+const context = (round) => ({ code, round, view: () => keeper.view, redraw: render, tick });
 
 // The room's own colours again (a deck's are only for its questions).
 function resetColours() {
@@ -120,26 +128,16 @@ function renderLobby(v) {
     typeof p.team === 'number' ? el('span', { class: `team-tag team-${p.team % 4}`, text: teamName(p.team) }) : null)));
 }
 
-function renderQuestion(v, deck) {
+function renderQuestion(v, game) {
   const r = v.round || {};
   const rv = r.view || {};
-  const kind = v.game && v.game.kind;
   setText('#s-round', t('room.round', { number: r.number, count: r.of }));
-  let question = gameTitle(v);
-  if (kind === 'picture-quiz' && rv.answerName) question = questionText(deck, rv.answerName);
-  else if (kind === 'number' && typeof rv.low === 'number') question = t('screen.number.ask', { low: rv.low, high: rv.high });
-  else if (kind === 'bullseye') question = t('screen.bullseye.ask');
-  else if (kind === 'color-match') question = t('screen.stroop.ask');
-  setText('#s-question-text', question);
-  const key = `${r.number}:${(rv.choices || []).join(',')}`;
-  if (shownQuestion !== key) {
-    shownQuestion = key;
-    $('#s-pictures').replaceChildren(...(kind === 'picture-quiz' ? (rv.choices || []) : []).map((id) => el('span', { class: 'screen-picture' }, picture(id))));
+  if (shownRound !== r.number) {
+    shownRound = r.number;
+    $('#s-game').replaceChildren();
+    roundDrawer = game && game.screen ? game.screen($('#s-game'), context(r.number)) : null;
   }
-  const target = $('#s-target');
-  target.hidden = kind !== 'bullseye';
-  const src = `${roomPath(v.code)}/target.svg?r=${r.number}`;
-  if (kind === 'bullseye' && target.getAttribute('src') !== src) target.src = src;
+  setText('#s-question-text', (roundDrawer && roundDrawer.draw(rv)) || gameTitle(v));
   const people = present(v);
   // Color Match: everyone plays the same minute; what counts is how far each has got.
   const progress = r.progress && typeof r.progress === 'object' ? r.progress : null;
@@ -163,22 +161,13 @@ function renderQuestion(v, deck) {
     el('span', { class: 'sr-only', text: p.answered ? t('screen.hasAnswered', { name: p.name }) : t('screen.notAnswered', { name: p.name }) }))));
 }
 
-function renderReveal(v) {
+function renderReveal(v, game) {
   const r = v.round || {};
   const rv = r.view || {};
-  const kind = v.game && v.game.kind;
   setText('#s-reveal-title', t('screen.reveal.title', { number: r.number, count: r.of }));
-  let answer = '';
-  let pic = null;
-  if (kind === 'picture-quiz' && rv.answerName) {
-    answer = t('room.reveal.answer', { answer: rv.answerName });
-    const right = rightPicture(rv);
-    if (right) pic = picture(right, rv.answerName);
-  } else if (kind === 'number' && typeof rv.secret === 'number') {
-    answer = t('number.reveal', { number: rv.secret });
-  }
-  setText('#s-reveal-answer', answer);
-  $('#s-reveal-pic').replaceChildren(...(pic ? [pic] : []));
+  const shown = (game && game.reveal && game.reveal(rv, context(r.number))) || {};
+  setText('#s-reveal-answer', shown.answer || '');
+  $('#s-reveal-pic').replaceChildren(...(shown.picture ? [shown.picture] : []));
   const results = [...((v.reveal && v.reveal.results) || [])].sort((a, b) => b.points - a.points);
   $('#s-results').replaceChildren(...results.map((result) => {
     const p = playerById(v, result.id) || { name: '?' };
@@ -189,28 +178,26 @@ function renderReveal(v) {
   $('#s-standings').replaceChildren(standingsList(v, (v.standings || []).slice(0, 8)));
 }
 
-// The right picture of a Picture Quiz question, when the view says which it was.
-function rightPicture(rv) {
-  if (rv.answer && rv.answer.rightId) return rv.answer.rightId;
-  const index = rv.answer && typeof rv.answer.rightChoice === 'number' ? rv.answer.rightChoice : rv.rightChoice;
-  return typeof index === 'number' && rv.choices ? rv.choices[index] : null;
-}
-
-function renderTurn(v) {
+function renderTurn(v, game) {
   const turn = v.turn || {};
-  const tv = turn.view || {};
   const holder = playerById(v, turn.holder) || { name: '?' };
   setText('#s-turn-round', turn.of ? t('room.turn.number', { number: turn.number, count: turn.of }) : '');
   setText('#s-turn-title', teamName(turn.team));
   $('#s-turn-title').className = `screen-turn-title team-${(turn.team || 0) % 4}`;
   $('#s-holder').replaceChildren(avatar(holder, 'large'), el('span', { text: t('screen.turn.holder', { name: holder.name }) }));
-  const onPhones = v.game && v.game.wordsOn === 'phones';
-  setText('#s-word', tv.word || (onPhones ? t('screen.turn.wordOnPhones') : ''));
-  $('#s-word').classList.toggle('quiet', !tv.word);
-  setText('#s-turn-guessed', t('room.turn.guessed', { count: tv.score ?? 0 }));
+  if (shownTurn !== turn.number) {
+    shownTurn = turn.number;
+    $('#s-turn-area').replaceChildren();
+    turnDrawer = game && game.turnScreen ? game.turnScreen($('#s-turn-area'), context(turn.number)) : null;
+  }
+  if (turnDrawer) turnDrawer.draw(v);
   $('#s-turn-scores').replaceChildren(teamRoster(v, { current: turn.team }));
 }
 
+function renderTurnOver(v, game) {
+  drawTurnOver(v, 's-', { roster: true });
+  if (game && game.turnOver) game.turnOver($('#s-turn-over-words'), v, 's-');
+}
 
 // The top three on their steps (second, first, third from the left), everyone else below.
 function renderPodium(v) {
@@ -265,9 +252,6 @@ async function main() {
   showLanguageSwitch();
   code = codeFromURL();
   if (!code) { problem(t('screen.refused.title'), t('screen.noCode')); return; }
-  try {
-    deckList = await decks();
-  } catch { /* questions then read "Tap the …" */ }
   const act = (action) => hostAction(code, keeper, action, accept);
   $('#s-start').addEventListener('click', () => act({ type: 'start' }));
   $('#s-next').addEventListener('click', () => act({ type: 'next' }));

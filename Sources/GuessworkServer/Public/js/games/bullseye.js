@@ -277,3 +277,73 @@ async function main() {
   $('#result').addEventListener('cancel', (e) => { e.preventDefault(); next(); });
   await resumeOrSetup(session, showSetup);
 }
+
+
+// ---- In a room ----
+// Bullseye in a party room (js/room.js says what `room` holds): each player mixes the room's
+// target colour on their phone; the target is a picture of the room's (no view carries the
+// colour), on the phones and the shared screen; the reveal words each result as the solo game
+// does, by how different the colours look.
+import { markup, roomPath } from '../room-common.js';
+
+export const room = {
+  settings: ['rounds'],
+
+  phone(area, ctx) {
+    area.replaceChildren(markup(`
+      <div id="be" class="game-area room-bullseye">
+        <div class="swatches">
+          <figure class="swatch"><img class="chip" id="be-target" alt="The target colour" data-i18n-attr="alt:bullseye.target.alt"><figcaption data-i18n="bullseye.target">Target</figcaption></figure>
+          <figure class="swatch"><div class="chip" id="guess" role="img" aria-label="Your colour" data-i18n-attr="aria-label:bullseye.yourColour"></div><figcaption data-i18n="bullseye.yourColour">Your colour</figcaption></figure>
+        </div>
+        <div class="be-controls">
+          <div class="slider red"><label for="r" data-i18n="bullseye.red">Red</label><input type="range" id="r" min="0" max="255" step="1"><output for="r" id="r-out"></output></div>
+          <div class="slider green"><label for="g" data-i18n="bullseye.green">Green</label><input type="range" id="g" min="0" max="255" step="1"><output for="g" id="g-out"></output></div>
+          <div class="slider blue"><label for="b" data-i18n="bullseye.blue">Blue</label><input type="range" id="b" min="0" max="255" step="1"><output for="b" id="b-out"></output></div>
+          <button type="button" id="be-check" class="wide" data-i18n="bullseye.check">Check my match</button>
+        </div>
+      </div>`));
+    let sending = false;
+    let started = false;
+    $('#be-check', area).addEventListener('click', async () => {
+      sending = true;
+      ctx.redraw();
+      await ctx.send({ type: 'check', guess: currentGuess() });
+      sending = false;
+      ctx.redraw();
+    });
+    for (const c of channels) $(`#${c}`, area).addEventListener('input', preview);
+    return {
+      draw(rv, { answered }) {
+        if (!started) {
+          started = true;
+          setSliders(rv.startGuess || { r: 128, g: 128, b: 128 });
+        }
+        const target = $('#be-target', area);
+        const src = `${roomPath(ctx.code)}/target.svg?r=${ctx.round}`;
+        if (target.getAttribute('src') !== src) target.src = src;
+        const can = !answered && !sending && (rv.actions || ['check']).includes('check');
+        $('#be-check', area).disabled = !can;
+        for (const c of channels) $(`#${c}`, area).disabled = !can;
+      },
+    };
+  },
+
+  screen(area, ctx) {
+    area.replaceChildren(markup(`<img class="screen-target" id="s-target" alt="The target colour" data-i18n-attr="alt:bullseye.target.alt">`));
+    return {
+      draw() {
+        const target = $('#s-target', area);
+        const src = `${roomPath(ctx.code)}/target.svg?r=${ctx.round}`;
+        if (target.getAttribute('src') !== src) target.src = src;
+        return t('screen.bullseye.ask');
+      },
+    };
+  },
+
+  // "Close", "Different"...: the player's own result, by how different it looks.
+  reveal(rv) {
+    const band = rv.result && rv.result.meaning && String(rv.result.meaning.key || '').split('.').pop();
+    return { title: band ? t(`bullseye.close.${band}.word`) : null };
+  },
+};

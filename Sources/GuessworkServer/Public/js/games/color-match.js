@@ -286,3 +286,75 @@ async function main() {
   document.addEventListener('keydown', onKey);
   await resumeOrSetup(session, showSetup);
 }
+
+
+// ---- In a room ----
+// Color Match in a party room (js/room.js says what `room` holds): everyone plays the same
+// minute on their phone, the cards coming as the server pushes each view (docs/rooms.md: a
+// client never has to ask). One clock (the room's, in the bar) and the room's points: the solo
+// game's score (+100/−100) is not what a room awards. The shared screen shows how many cards
+// each has answered (the room's own `progress`).
+import { markup } from '../room-common.js';
+
+export const room = {
+  settings: ['duration'],
+  together: true,
+
+  phone(area, ctx) {
+    area.replaceChildren(markup(`
+      <div id="cm" class="game-area room-stroop">
+        <p class="room-hud"><span id="cm-points"></span><span id="cm-cards"></span></p>
+        <div id="cm-countdown" class="big-count" aria-live="assertive" hidden></div>
+        <div id="cm-trial" class="cm-play">
+          <div class="cards">
+            <div><div class="card-label" data-i18n="colorMatch.card.meaning">Meaning</div><div class="color-card" id="cm-top"></div></div>
+            <div><div class="card-label" data-i18n="colorMatch.card.ink">Ink</div><div class="color-card" id="cm-bottom"></div></div>
+          </div>
+          <div class="answer-row">
+            <button type="button" class="bad" id="cm-no"><span data-i18n="colorMatch.no">No</span></button>
+            <button type="button" class="good" id="cm-yes"><span data-i18n="colorMatch.yes">Yes</span></button>
+          </div>
+        </div>
+      </div>`));
+    let shownTrial = 0;
+    let trialShownAt = 0;
+    let sending = false;
+    const answer = async (match) => {
+      const reactionMs = Math.round((performance.now() - trialShownAt) * 10) / 10;
+      sending = true;
+      ctx.redraw();
+      const after = await ctx.send({ type: 'answer', match, reactionMs });
+      sending = false;
+      const rv = after && after.round && after.round.view;
+      if (rv && rv.lastAnswer) sound(rv.lastAnswer.correct ? 'correct' : 'wrong');
+      ctx.redraw();
+    };
+    $('#cm-yes', area).addEventListener('click', () => answer(true));
+    $('#cm-no', area).addEventListener('click', () => answer(false));
+    return {
+      draw(rv, { answered }) {
+        const round = ctx.view().round;
+        const points = round && round.points;
+        setText($('#cm-points', area), typeof points === 'number' ? t('room.cm.points', { count: points }) : '');
+        setText($('#cm-cards', area), t('room.cm.cards', { count: rv.answered ?? 0, correct: rv.correct ?? 0 }));
+        const counting = rv.phase === 'countdown';
+        $('#cm-countdown', area).hidden = !counting;
+        $('#cm-trial', area).hidden = counting;
+        if (counting) setText($('#cm-countdown', area), String(rv.countdownSeconds ?? ''));
+        if (rv.phase === 'trial' && rv.top && rv.bottom && rv.trialNumber !== shownTrial) {
+          paintCard($('#cm-top', area), rv.top);
+          paintCard($('#cm-bottom', area), rv.bottom);
+          shownTrial = rv.trialNumber;
+          trialShownAt = performance.now();
+        }
+        const can = rv.phase === 'trial' && !answered && !sending && !rv.isOver;
+        $('#cm-yes', area).disabled = !can;
+        $('#cm-no', area).disabled = !can;
+      },
+    };
+  },
+
+  screen() {
+    return { draw: () => t('screen.stroop.ask') };
+  },
+};

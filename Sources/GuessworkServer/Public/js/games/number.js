@@ -204,3 +204,82 @@ async function main() {
   const resumed = await resumeOrSetup(session, showSetup);
   if (!resumed) { /* the setup form is shown */ }
 }
+
+
+// ---- In a room ----
+// Guess the Number in a party room (js/room.js says what `room` holds): each player guesses the
+// room's number on their own phone's digit pad, the digits sent as one guess; the shared screen
+// asks for it, and the reveal says it.
+import { markup } from '../room-common.js';
+
+export const room = {
+  settings: ['low', 'high', 'attempts'],
+
+  phone(area, ctx) {
+    area.replaceChildren(markup(`
+      <div id="nu" class="game-area room-number">
+        <div class="nu-info">
+          <p class="hint" id="nu-hint" aria-live="polite"></p>
+          <p id="nu-range"></p>
+          <p><span class="attempts" id="nu-attempts"></span></p>
+          <div class="display" id="display" role="img" aria-label="Nothing typed" data-i18n-attr="aria-label:number.display.empty"></div>
+        </div>
+        <div class="pad" id="pad" role="group" aria-label="Digit pad (or type digits, Backspace and Enter)" data-i18n-attr="aria-label:number.pad.label"></div>
+      </div>`));
+    let rv = {};
+    let typed = '';
+    let sending = false;
+    const width = () => rv.displayWidth || String(rv.high ?? 99).length;
+    const guess = async () => {
+      if (!typed) return;
+      const number = Number(typed);
+      typed = '';
+      sending = true;
+      ctx.redraw();
+      const after = await ctx.send({ type: 'guess', number });
+      sending = false;
+      // A miss that leaves attempts: the game's hint comes back (a last guess is judged in the reveal).
+      const next = after && after.round && after.round.view;
+      if (next && next.hint && !next.isOver) sound('wrong');
+      ctx.redraw();
+    };
+    // The digits are typed here and sent as one guess.
+    const press = (key) => {
+      const v = ctx.view();
+      if (!v || v.phase !== 'question' || rv.isOver || sending) return;
+      if (key === 'clear') typed = '';
+      else if (key === 'backspace') typed = typed.slice(0, -1);
+      else if (key === 'enter') { guess(); return; }
+      else if (typed.length < width()) typed += key;
+      renderDisplay($('#display', area), typed, width());
+    };
+    buildPad($('#pad', area), press);
+    return {
+      draw(view, { answered }) {
+        rv = view;
+        setText($('#nu-hint', area), rv.hint ? tm(rv.hint) : tm(rv.message));
+        $('#nu-hint', area).classList.toggle('said', !rv.hint);
+        setText($('#nu-range', area), rv.knownRangeText ? tm(rv.knownRangeText) : '');
+        setText($('#nu-attempts', area), rv.attemptsLeftText ? tm(rv.attemptsLeftText) : '');
+        $('#nu-attempts', area).classList.toggle('last', !!rv.isLastAttempt && !rv.isOver);
+        renderDisplay($('#display', area), typed, width());
+        const over = !!rv.isOver || answered;
+        for (const button of area.querySelectorAll('#pad button')) button.disabled = over || sending;
+      },
+      key(event) {
+        if (/^[0-9]$/.test(event.key)) press(event.key);
+        else if (event.key === 'Backspace') press('backspace');
+        else if (event.key === 'Escape' || event.key === 'Delete') press('clear');
+        else if (event.key === 'Enter' && !event.target.closest('button, a')) press('enter');
+        else return false;
+        return true;
+      },
+    };
+  },
+
+  screen() {
+    return { draw: (rv) => (typeof rv.low === 'number' ? t('screen.number.ask', { low: rv.low, high: rv.high }) : null) };
+  },
+
+  reveal: (rv) => ({ answer: typeof rv.secret === 'number' ? t('number.reveal', { number: rv.secret }) : '' }),
+};

@@ -272,3 +272,112 @@ async function main() {
   $('#other-deck').addEventListener('click', showSetup);
   await resumeOrSetup(session, showSetup);
 }
+
+
+// ---- In a room ----
+// Picture Quiz in a party room (js/room.js says what `room` holds): the host picks a deck; each
+// phone taps one of the question's pictures, which the shared screen shows too, in the deck's
+// colours; the reveal names the right one and shows it.
+import { markup, decks as deckList } from '../room-common.js';
+
+// The decks, asked once (room.load): a question reads as its deck words it ("Tap the …" without).
+let roomDecks = [];
+const roomDeck = (view) => roomDecks.find((d) => d.id === (view && view.game && view.game.variant)) || null;
+
+// The right picture of a question, when the view says which it was.
+function rightPicture(rv) {
+  if (rv.answer && rv.answer.rightId) return rv.answer.rightId;
+  const index = rv.answer && typeof rv.answer.rightChoice === 'number' ? rv.answer.rightChoice : rv.rightChoice;
+  return typeof index === 'number' && rv.choices ? rv.choices[index] : null;
+}
+
+export const room = {
+  settings: ['questions', 'choices'],
+
+  async load() {
+    try {
+      roomDecks = await deckList();
+    } catch { /* the questions then read "Tap the …" */ }
+  },
+
+  hostSetup(box) {
+    box.replaceChildren(markup(`
+      <div class="field">
+        <label for="host-deck" data-i18n="room.host.deck">Deck</label>
+        <select id="host-deck"></select>
+      </div>`));
+    const select = $('#host-deck', box);
+    select.replaceChildren(...roomDecks.filter((d) => d.playable).map((d) => el('option', { value: d.id, text: d.title })));
+    return {
+      set(game) { if (game.variant) select.value = game.variant; },
+      read: () => ({ deck: select.value }),
+    };
+  },
+
+  phone(area, ctx) {
+    area.replaceChildren(markup(`
+      <div id="pq" class="game-area">
+        <p class="question" id="pq-question"></p>
+        <div class="pictures" id="pq-pictures" role="group" aria-labelledby="pq-question"></div>
+      </div>`));
+    const pictures = $('#pq-pictures', area);
+    let chosen = null;
+    const choose = async (index) => {
+      if (chosen !== null) return;
+      chosen = index;
+      ctx.redraw();
+      if (!(await ctx.send({ type: 'choose', choice: index }))) {
+        chosen = null;
+        ctx.redraw();
+      }
+    };
+    return {
+      draw(rv, { answered }) {
+        setText($('#pq-question', area), rv.answerName ? questionText(roomDeck(ctx.view()), rv.answerName) : '');
+        const choices = rv.choices || [];
+        if (choices.length && pictures.children.length !== choices.length) {
+          pictures.dataset.count = String(choices.length);
+          pictures.replaceChildren(...choices.map((id, i) => el('button', {
+            type: 'button', class: 'picture', 'data-choice': i,
+            'aria-label': t('pictureQuiz.picture', { number: i + 1, count: choices.length }),
+            on: { click: () => choose(i) },
+          }, picture(id))));
+        }
+        const mark = rv.answer && typeof rv.answer.choice === 'number' ? rv.answer.choice : chosen;
+        const closed = answered || (rv.phase && rv.phase !== 'question') || chosen !== null;
+        [...pictures.children].forEach((b, i) => {
+          b.disabled = closed;
+          b.classList.toggle('chosen', i === mark);
+          b.classList.toggle('fade', closed && mark !== null && i !== mark);
+        });
+      },
+    };
+  },
+
+  screen(area, ctx) {
+    area.replaceChildren(markup('<div class="screen-pictures" id="s-pictures" aria-hidden="true"></div>'));
+    let shown = null;
+    return {
+      draw(rv) {
+        const choices = rv.choices || [];
+        if (shown !== choices.join(',')) {
+          shown = choices.join(',');
+          $('#s-pictures', area).replaceChildren(...choices.map((id) => el('span', { class: 'screen-picture' }, picture(id))));
+        }
+        return rv.answerName ? questionText(roomDeck(ctx.view()), rv.answerName) : null;
+      },
+    };
+  },
+
+  reveal(rv) {
+    if (!rv.answerName) return {};
+    const right = rightPicture(rv);
+    return { answer: t('room.reveal.answer', { answer: rv.answerName }), picture: right ? picture(right, rv.answerName) : null };
+  },
+
+  // The deck's colours while its questions are on.
+  paint(view) {
+    const deck = roomDeck(view);
+    if (deck) paintDeckColours(deck);
+  },
+};
