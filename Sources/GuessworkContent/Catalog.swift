@@ -166,18 +166,32 @@ public struct Catalog: Sendable {
     self.entries = entries
   }
 
-  /// The catalog of `language` in `folder` (`<folder>/<language>/<area>.json`).
+  /// The catalog of `language` in `folder`: `<folder>/<language>/<area>.json`, and each game's
+  /// own file `<folder>/<language>/games/<id>.json` (area `games/<id>`, every key under the
+  /// prefix `<id>.`).
   public static func load(_ language: Language, from folder: URL) throws -> Catalog {
     let directory = folder.appendingPathComponent(language.rawValue)
-    let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-      .filter { $0.hasSuffix(".json") }.sorted()
     var areas: [String: [String: Entry]] = [:]
-    for file in files {
-      let data = try Data(contentsOf: directory.appendingPathComponent(file))
-      do {
-        areas[String(file.dropLast(5))] = try JSONDecoder().decode([String: Entry].self, from: data)
-      } catch {
-        throw LoadError(description: "\(language.rawValue)/\(file) does not load: \(error)")
+    for subfolder in ["", "games/"] {
+      let files =
+        (try? FileManager.default.contentsOfDirectory(
+          atPath: directory.appendingPathComponent(subfolder).path)) ?? []
+      for file in files.filter({ $0.hasSuffix(".json") }).sorted() {
+        let area = subfolder + file.dropLast(5)
+        let data = try Data(contentsOf: directory.appendingPathComponent(area + ".json"))
+        do {
+          areas[area] = try JSONDecoder().decode([String: Entry].self, from: data)
+        } catch {
+          throw LoadError(description: "\(language.rawValue)/\(area).json does not load: \(error)")
+        }
+        if subfolder == "games/",
+          let key = areas[area]?.keys.first(where: {
+            !$0.hasPrefix(file.dropLast(5) + ".")
+          })
+        {
+          throw LoadError(
+            description: "\(language.rawValue)/\(area).json: \(key) is not under the game's id")
+        }
       }
     }
     return try Catalog(language: language, areas: areas)
@@ -204,14 +218,18 @@ public struct Catalog: Sendable {
     return all
   }
 
-  /// The areas a browser needs (the server's and the terminal's own stay on the server).
-  public static let browserAreas = ["core", "pages", "play"]
+  /// The areas a browser needs (the server's and the terminal's own stay on the server), and
+  /// every game's.
+  public static let browserAreas = ["core", "pages", "play", "games/"]
 
-  /// The keys of `areas`, as one JSON object with sorted keys: what `/i18n/<language>.json`
-  /// serves.
+  /// The keys of `areas` (an area ending in `/`: every area in that folder), as one JSON object
+  /// with sorted keys: what `/i18n/<language>.json` serves.
   public func json(areas wanted: [String]) throws -> Data {
     var merged: [String: Entry] = [:]
-    for area in wanted { merged.merge(areas[area] ?? [:]) { first, _ in first } }
+    for (area, keys) in areas
+    where wanted.contains(where: { $0 == area || $0.hasSuffix("/") && area.hasPrefix($0) }) {
+      merged.merge(keys) { first, _ in first }
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return try encoder.encode(merged)

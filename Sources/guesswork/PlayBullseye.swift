@@ -20,8 +20,8 @@ final class BullseyeScreen: GameScreen {
 
   var controls: String {
     session.game.settings.freePlay
-      ? Speech.say("terminal.bullseye.controls.freePlay")
-      : Speech.say("terminal.bullseye.controls")
+      ? Speech.say("bullseye.terminal.controls.freePlay")
+      : Speech.say("bullseye.terminal.controls")
   }
 
   init(session: LocalSession<BullseyeGame>, content: ChosenContent) {
@@ -82,7 +82,7 @@ final class BullseyeScreen: GameScreen {
   func draw(_ canvas: inout Canvas, at now: Instant) {
     let view = session.game.view(at: now)
     let progress = Speech.say(
-      view.rounds == nil ? "terminal.bullseye.progress.freePlay" : "terminal.bullseye.progress",
+      view.rounds == nil ? "bullseye.terminal.progress.freePlay" : "bullseye.terminal.progress",
       ["round": .int(view.round), "rounds": .int(view.rounds ?? 0), "score": .int(view.score)])
     canvas.add(Speech.say(BullseyeGame.title), .fg(.accent, bold: true))
     canvas.add(progress, .bold)
@@ -97,11 +97,11 @@ final class BullseyeScreen: GameScreen {
     let target = scored?.target.map { RGB(r: $0.r, g: $0.g, b: $0.b) } ?? session.game.target
     swatches(
       &canvas, target: target, guess: shownGuess,
-      targetLabel: scored?.target?.hex ?? Speech.say("terminal.bullseye.target"),
+      targetLabel: scored?.target?.hex ?? Speech.say("bullseye.terminal.target"),
       guessLabel: shownGuess.hex)
     canvas.blank()
     if scored == nil {
-      let names = ["terminal.bullseye.red", "terminal.bullseye.green", "terminal.bullseye.blue"]
+      let names = ["bullseye.terminal.red", "bullseye.terminal.green", "bullseye.terminal.blue"]
         .map { Speech.say($0) }
         .map { $0.padding(toLength: 6, withPad: " ", startingAt: 0) }
       let tints = [Tint(220, 60, 60), Tint(60, 190, 80), Tint(70, 130, 230)]
@@ -126,14 +126,14 @@ final class BullseyeScreen: GameScreen {
     if let result = view.result, view.freePlay {
       canvas.add(
         Speech.say(
-          "terminal.bullseye.lastCheck",
+          "bullseye.terminal.lastCheck",
           [
             "score": .int(result.score), "deltaE": .decimal(result.deltaE),
             "meaning": .key(result.meaning.key),
           ]))
     }
     if let revealed = view.revealed, view.freePlay {
-      canvas.add(Speech.say("terminal.bullseye.left", ["hex": .text(revealed.target.hex)]), .dim)
+      canvas.add(Speech.say("bullseye.terminal.left", ["hex": .text(revealed.target.hex)]), .dim)
     }
   }
 
@@ -158,7 +158,7 @@ final class BullseyeScreen: GameScreen {
         ])
       }
     } else {
-      canvas.add(Speech.say("terminal.bullseye.noColour"))
+      canvas.add(Speech.say("bullseye.terminal.noColour"))
     }
     canvas.add(centred(targetLabel) + "  " + centred(guessLabel), .dim)
   }
@@ -169,7 +169,7 @@ final class BullseyeScreen: GameScreen {
     for round in view.history ?? [] {
       var spans = [
         Span(
-          text: Speech.say("terminal.bullseye.round", ["round": .int(round.round)]), style: .bold)
+          text: Speech.say("bullseye.terminal.round", ["round": .int(round.round)]), style: .bold)
       ]
       if canvas.colour, let target = round.target {
         spans.append(
@@ -184,7 +184,7 @@ final class BullseyeScreen: GameScreen {
       spans.append(
         Span(
           text: Speech.say(
-            "terminal.bullseye.roundResult",
+            "bullseye.terminal.roundResult",
             [
               "target": .text(round.target?.hex ?? ""), "guess": .text(round.guess.hex),
               "score": .int(round.score), "deltaE": .decimal(round.deltaE),
@@ -196,7 +196,7 @@ final class BullseyeScreen: GameScreen {
     canvas.blank()
     canvas.add(
       Speech.say(
-        "terminal.bullseye.average",
+        "bullseye.terminal.average",
         ["average": .decimal(summary.average), "best": .int(summary.bestRoundScore ?? 0)]))
     canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
   }

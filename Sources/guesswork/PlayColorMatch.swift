@@ -9,7 +9,7 @@ final class ColorMatchScreen: GameScreen {
   let session: LocalSession<ColorMatchGame>
   let isTimed = true
   let quitAction: ColorMatchGame.Action? = .quit
-  var controls: String { Speech.say("terminal.colorMatch.controls") }
+  var controls: String { Speech.say("color-match.terminal.controls") }
   /// The trial on screen and when it was drawn.
   private var shownTrial = 0
   private var shownAt = ContinuousClock.now
@@ -39,13 +39,13 @@ final class ColorMatchScreen: GameScreen {
     canvas.add(Speech.say(ColorMatchGame.title), .fg(.accent, bold: true))
     canvas.add(
       Speech.say(
-        "terminal.colorMatch.status",
+        "color-match.terminal.status",
         ["clock": .text(view.clock), "score": .int(view.score), "streak": .int(view.streak)]),
       .bold, volatile: true)
     canvas.blank()
     switch view.phase {
     case .countdown:
-      canvas.add(Speech.say("terminal.colorMatch.askLoud"))
+      canvas.add(Speech.say("color-match.terminal.askLoud"))
       canvas.blank()
       let number = String(view.countdownSeconds ?? 1)
       if let big = BigText.lines(number, width: canvas.width) {
@@ -64,18 +64,18 @@ final class ColorMatchScreen: GameScreen {
         card(&canvas, bottom, label: "ink")
       }
       canvas.blank()
-      canvas.add(Speech.say("terminal.colorMatch.ask"))
+      canvas.add(Speech.say("color-match.terminal.ask"))
       canvas.add([
-        Span(text: Speech.say("terminal.colorMatch.no"), style: .fg(.bad, bold: true)),
+        Span(text: Speech.say("color-match.terminal.no"), style: .fg(.bad, bold: true)),
         Span(text: "      ", style: .plain),
-        Span(text: Speech.say("terminal.colorMatch.yes"), style: .fg(.good, bold: true)),
+        Span(text: Speech.say("color-match.terminal.yes"), style: .fg(.good, bold: true)),
       ])
     case .feedback:
       let correct = view.lastAnswer?.correct ?? false
       let mark = view.lastAnswer?.mark ?? ""
       canvas.blank()
       canvas.add(
-        "  \(mark)  \(Speech.say(correct ? "terminal.colorMatch.right" : "terminal.colorMatch.wrong"))  ",
+        "  \(mark)  \(Speech.say(correct ? "color-match.terminal.right" : "color-match.terminal.wrong"))  ",
         .fg(correct ? .good : .bad, bold: true))
       canvas.blank()
     case .over:
@@ -99,7 +99,7 @@ final class ColorMatchScreen: GameScreen {
       canvas.add(
         "[\(text)]  "
           + (label == "ink"
-            ? Speech.say("terminal.colorMatch.ink", ["ink": .text(inkName.lowercased())]) : ""))
+            ? Speech.say("color-match.terminal.ink", ["ink": .text(inkName.lowercased())]) : ""))
       return
     }
     let blank = String(repeating: " ", count: inner)
@@ -112,14 +112,14 @@ final class ColorMatchScreen: GameScreen {
     let report = view.report ?? session.game.summary
     canvas.add(
       Speech.say(
-        view.endReason == .quit ? "terminal.colorMatch.quit" : "terminal.colorMatch.timeUp"),
+        view.endReason == .quit ? "color-match.terminal.quit" : "color-match.terminal.timeUp"),
       .bold)
     canvas.blank()
     canvas.add(
       Speech.say("terminal.score", ["score": .int(report.score)]), .fg(.accent, bold: true))
     canvas.add(
       Speech.say(
-        "terminal.colorMatch.counts",
+        "color-match.terminal.counts",
         [
           "trials": .int(report.trials), "correct": .int(report.correct),
           "accuracy": .int(Int((report.accuracy * 100).rounded())),
@@ -127,14 +127,14 @@ final class ColorMatchScreen: GameScreen {
         ]))
     func ms(_ value: Double?) -> Message.Argument {
       .text(
-        value.map { Speech.say("terminal.colorMatch.ms", ["ms": .int(Int($0.rounded()))]) } ?? "–")
+        value.map { Speech.say("color-match.terminal.ms", ["ms": .int(Int($0.rounded()))]) } ?? "–")
     }
     canvas.add(
-      Speech.say("terminal.colorMatch.congruent", ["time": ms(report.meanReactionMsCongruent)]))
+      Speech.say("color-match.terminal.congruent", ["time": ms(report.meanReactionMsCongruent)]))
     canvas.add(
-      Speech.say("terminal.colorMatch.incongruent", ["time": ms(report.meanReactionMsIncongruent)]))
+      Speech.say("color-match.terminal.incongruent", ["time": ms(report.meanReactionMsIncongruent)]))
     canvas.add(
-      Speech.say("terminal.colorMatch.interference", ["time": ms(report.interferenceMs)]), .bold)
+      Speech.say("color-match.terminal.interference", ["time": ms(report.interferenceMs)]), .bold)
     if !report.trialRecords.isEmpty {
       canvas.blank()
       let marks = report.trialRecords.suffix(30).map { $0.correct ? "✓" : "✗" }.joined()

@@ -9,7 +9,7 @@ final class GuessOrPassScreen: GameScreen {
   let categoryTitle: String
   let isTimed = true
   let quitAction: GuessOrPassGame.Action? = .end
-  var controls: String { Speech.say("terminal.guessOrPass.controls") }
+  var controls: String { Speech.say("guess-or-pass.terminal.controls") }
 
   init(session: LocalSession<GuessOrPassGame>, content: ChosenContent) {
     self.session = session
@@ -31,8 +31,8 @@ final class GuessOrPassScreen: GameScreen {
     switch view.phase {
     case .countdown:
       canvas.blank()
-      canvas.add(Speech.say("terminal.guessOrPass.hold"))
-      canvas.add(Speech.say("terminal.guessOrPass.starting"), .dim)
+      canvas.add(Speech.say("guess-or-pass.terminal.hold"))
+      canvas.add(Speech.say("guess-or-pass.terminal.starting"), .dim)
       let number = String(view.countdownSeconds ?? 1)
       if let big = BigText.lines(number, width: canvas.width) {
         for row in big { canvas.add(row, .fg(.accent)) }
@@ -43,7 +43,7 @@ final class GuessOrPassScreen: GameScreen {
       let warning = view.lastTenSeconds
       canvas.add(
         Speech.say(
-          "terminal.guessOrPass.status",
+          "guess-or-pass.terminal.status",
           [
             "seconds": .int(view.secondsLeft ?? 0), "score": .int(view.score),
             "passed": .int(view.passedCount),
@@ -55,7 +55,7 @@ final class GuessOrPassScreen: GameScreen {
         canvas.add(
           Speech.say(
             flash == .guessed
-              ? "terminal.guessOrPass.flash.guessed" : "terminal.guessOrPass.flash.passed"),
+              ? "guess-or-pass.terminal.flash.guessed" : "guess-or-pass.terminal.flash.passed"),
           .fg(flash == .guessed ? .good : .bad))
       } else {
         canvas.blank()
@@ -75,17 +75,17 @@ final class GuessOrPassScreen: GameScreen {
       canvas.blank()
       let guessed = view.guessed ?? []
       let passed = view.passed ?? []
-      let none = Speech.say("terminal.guessOrPass.none")
+      let none = Speech.say("guess-or-pass.terminal.none")
       canvas.paragraph(
         Speech.say(
-          "terminal.guessOrPass.guessed",
+          "guess-or-pass.terminal.guessed",
           ["list": .text(guessed.isEmpty ? none : guessed.joined(separator: ", "))]))
       canvas.paragraph(
         Speech.say(
-          "terminal.guessOrPass.passed",
+          "guess-or-pass.terminal.passed",
           ["list": .text(passed.isEmpty ? none : passed.joined(separator: ", "))]))
       if let missed = view.missed {
-        canvas.add(Speech.say("terminal.guessOrPass.missed", ["word": .text(missed)]), .dim)
+        canvas.add(Speech.say("guess-or-pass.terminal.missed", ["word": .text(missed)]), .dim)
       }
       canvas.add(Speech.say("terminal.seed", ["seed": .text("\(session.seed)")]), .dim)
     }

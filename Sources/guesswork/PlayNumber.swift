@@ -8,7 +8,7 @@ final class NumberScreen: GameScreen {
   let session: LocalSession<NumberGame>
   let isTimed = false
   let quitAction: NumberGame.Action? = nil
-  var controls: String { Speech.say("terminal.number.controls") }
+  var controls: String { Speech.say("number.terminal.controls") }
 
   init(session: LocalSession<NumberGame>, content: ChosenContent) {
     self.session = session
@@ -53,7 +53,7 @@ final class NumberScreen: GameScreen {
       canvas.blank()
       canvas.add(
         Speech.say(
-          "terminal.number.guesses",
+          "number.terminal.guesses",
           [
             "list": .text(
               view.guesses.map { "\($0.number)\($0.hint == .higher ? "↑" : "↓")" }
@@ -93,17 +93,17 @@ final class NumberScreen: GameScreen {
     canvas.blank()
     canvas.add(Speech.say("terminal.score", ["score": .int(summary.score)]), .bold)
     canvas.blank()
-    canvas.add(Speech.say("terminal.number.yourGuesses"), .dim)
+    canvas.add(Speech.say("number.terminal.yourGuesses"), .dim)
     for guess in summary.guesses {
       let hint =
         switch guess.hint {
-        case .higher: "terminal.number.higher"
-        case .lower: "terminal.number.lower"
-        case .correct: "terminal.number.right"
+        case .higher: "number.terminal.higher"
+        case .lower: "number.terminal.lower"
+        case .correct: "number.terminal.right"
         }
       canvas.add(
         Speech.say(
-          "terminal.number.guess",
+          "number.terminal.guess",
           [
             "mark": .text(guess.halved ? "✔" : " "), "number": .int(guess.number),
             "low": .int(guess.knownLow), "high": .int(guess.knownHigh), "hint": .key(hint),

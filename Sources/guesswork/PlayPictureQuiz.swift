@@ -14,8 +14,8 @@ final class PictureQuizScreen: GameScreen {
 
   var controls: String {
     session.game.view(at: .zero).phase == .answered
-      ? Speech.say("terminal.pictureQuiz.controls.next")
-      : Speech.say("terminal.pictureQuiz.controls", ["count": .int(session.game.settings.choices)])
+      ? Speech.say("picture-quiz.terminal.controls.next")
+      : Speech.say("picture-quiz.terminal.controls", ["count": .int(session.game.settings.choices)])
   }
 
   init(session: LocalSession<PictureQuizGame>, content: ChosenContent) {
@@ -43,7 +43,7 @@ final class PictureQuizScreen: GameScreen {
     canvas.add(deck.title, .fg(.accent, bold: true))
     canvas.add(
       Speech.say(
-        "terminal.pictureQuiz.progress",
+        "picture-quiz.terminal.progress",
         [
           "number": .int(view.questionNumber), "count": .int(view.questions),
           "score": .int(view.score),
@@ -79,13 +79,13 @@ final class PictureQuizScreen: GameScreen {
       let missed = view.missed ?? []
       canvas.blank()
       if missed.isEmpty {
-        canvas.add(Speech.say("terminal.pictureQuiz.noMisses"), .fg(.good))
+        canvas.add(Speech.say("picture-quiz.terminal.noMisses"), .fg(.good))
       } else {
-        canvas.add(Speech.say("terminal.pictureQuiz.missed"), .bold)
+        canvas.add(Speech.say("picture-quiz.terminal.missed"), .bold)
         for miss in missed {
           canvas.add(
             Speech.say(
-              "terminal.pictureQuiz.miss",
+              "picture-quiz.terminal.miss",
               [
                 "number": .int(miss.questionNumber), "answer": .text(miss.answerName),
                 "answerPicture": .text(miss.answerId), "chosen": .text(miss.chosenName),

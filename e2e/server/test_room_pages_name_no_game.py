@@ -35,7 +35,7 @@ def read(path):
 
 def named_in_script_or_page(text, ids):
     """The game ids a script or a page names: a quoted word that is an id ('number', "bullseye")
-    or a catalog key of the game's own ('number.reveal', "guessOrPass.over.guessed"). A type
+    or a catalog key of the game's own ('number.reveal', "guess-or-pass.over.guessed"). A type
     test (typeof x === 'number') and an input's type="number" are no game."""
     text = re.sub(r"""typeof\s+[\w.$()\[\]?]+\s*[!=]==?\s*(['"])\w+\1""", "", text)
     text = re.sub(r"""\b(type|inputmode)="[^"]*\"""", "", text)
@@ -82,7 +82,7 @@ def test_the_check_sees_a_game_named():
     ids = ["number", "color-match", "guess-or-pass"]
     assert named_in_script_or_page("if (kind === 'color-match') x(); t('number.reveal')", ids) == {
         "color-match ('color-match')", "number ('number.reveal')"}
-    assert named_in_script_or_page('<h3 data-i18n="guessOrPass.over.guessed">', ids)
+    assert named_in_script_or_page('<h3 data-i18n="guess-or-pass.over.guessed">', ids)
     assert not named_in_script_or_page("typeof p.team === 'number' && t('room.turn.number'); <input type=\"number\">", ids)
     assert without_comments("a = 1; // the `number` field\n/* 'number' */ b = `${s}://x`;") == "a = 1; \n b = `${s}://x`;"
     assert named_in_style(".room-number .pad { x: 1 }\n.a { font-variant-numeric: tabular-nums; }", ids) == {"number (room-number)"}

@@ -12,11 +12,13 @@ FOLDER = os.path.join(ROOT, "Sources", "GuessworkContent", "Resources", "i18n", 
 
 
 def _load():
+    """Every area of English: <area>.json and each game's games/<id>.json."""
     entries = {}
-    for name in sorted(os.listdir(FOLDER)):
-        if name.endswith(".json"):
-            with open(os.path.join(FOLDER, name), encoding="utf-8") as f:
-                entries.update(json.load(f))
+    for folder in (FOLDER, os.path.join(FOLDER, "games")):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".json"):
+                with open(os.path.join(folder, name), encoding="utf-8") as f:
+                    entries.update(json.load(f))
     return entries
 
 

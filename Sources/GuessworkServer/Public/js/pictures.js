@@ -38,7 +38,7 @@ export function paintDeckColours(d) {
 /** The deck's question for `answerName` (in the language the server answered in), else the
     game's own. */
 export function questionText(deck, answerName) {
-  if (!(deck && deck.question)) return t('pictureQuiz.question', { answer: answerName });
+  if (!(deck && deck.question)) return t('picture-quiz.question', { answer: answerName });
   return deck.question.split('{answer}').join(answerName);
 }
 
@@ -55,7 +55,7 @@ export function picture(id, name) {
   const img = el('img', { class: 'pic photo', src: `/api/pictures/${id}`, alt: name || '', draggable: 'false', decoding: 'async' });
   img.addEventListener('error', () => {
     img.classList.add('broken');
-    say({ key: 'pictureQuiz.pictureFailed' }, 'error');
+    say({ key: 'picture-quiz.pictureFailed' }, 'error');
   }, { once: true });
   return img;
 }

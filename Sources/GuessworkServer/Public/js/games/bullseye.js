@@ -336,7 +336,7 @@ export const room = {
         const target = $('#s-target', area);
         const src = `${roomPath(ctx.code)}/target.svg?r=${ctx.round}`;
         if (target.getAttribute('src') !== src) target.src = src;
-        return t('screen.bullseye.ask');
+        return t('bullseye.screen.ask');
       },
     };
   },

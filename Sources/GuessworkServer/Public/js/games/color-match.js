@@ -13,36 +13,36 @@ import { ready, t, formatNumber } from '../i18n.js';
 export const solo = {
   markup: `
 <section id="setup" class="panel" hidden aria-labelledby="setup-title">
-  <h2 id="setup-title" data-i18n="colorMatch.setup.title">How to play</h2>
-  <p id="how-to-play" data-i18n="colorMatch.setup.how">Two cards appear. Does the <strong data-i18n-slot="meaning" data-i18n="colorMatch.setup.meaning">meaning</strong> of the top word match the <strong data-i18n-slot="ink" data-i18n="colorMatch.setup.ink">ink</strong> of the bottom word? Answer <strong data-i18n-slot="yes" data-i18n="colorMatch.yes">Yes</strong> or <strong data-i18n-slot="no" data-i18n="colorMatch.no">No</strong> as fast as you can: +100 when right, −100 when wrong.</p>
-  <p id="keys-help" data-i18n="colorMatch.setup.keys">Keys: <kbd data-i18n-slot="right">→</kbd> or <kbd data-i18n-slot="y">Y</kbd> = <span data-i18n-slot="yes" data-i18n="colorMatch.yes">Yes</span>, <kbd data-i18n-slot="left">←</kbd> or <kbd data-i18n-slot="n">N</kbd> = <span data-i18n-slot="no" data-i18n="colorMatch.no">No</span>.</p>
+  <h2 id="setup-title" data-i18n="color-match.setup.title">How to play</h2>
+  <p id="how-to-play" data-i18n="color-match.setup.how">Two cards appear. Does the <strong data-i18n-slot="meaning" data-i18n="color-match.setup.meaning">meaning</strong> of the top word match the <strong data-i18n-slot="ink" data-i18n="color-match.setup.ink">ink</strong> of the bottom word? Answer <strong data-i18n-slot="yes" data-i18n="color-match.yes">Yes</strong> or <strong data-i18n-slot="no" data-i18n="color-match.no">No</strong> as fast as you can: +100 when right, −100 when wrong.</p>
+  <p id="keys-help" data-i18n="color-match.setup.keys">Keys: <kbd data-i18n-slot="right">→</kbd> or <kbd data-i18n-slot="y">Y</kbd> = <span data-i18n-slot="yes" data-i18n="color-match.yes">Yes</span>, <kbd data-i18n-slot="left">←</kbd> or <kbd data-i18n-slot="n">N</kbd> = <span data-i18n-slot="no" data-i18n="color-match.no">No</span>.</p>
   <form id="setup-form">
     <div id="settings"></div>
     <button type="submit" id="start" data-i18n="play.start">Start</button>
   </form>
 </section>
 
-<section id="play" hidden aria-label="Round" data-i18n-attr="aria-label:colorMatch.play.label">
+<section id="play" hidden aria-label="Round" data-i18n-attr="aria-label:color-match.play.label">
   <div class="hud">
-    <span data-i18n="colorMatch.hud.score">Score: <span id="score" data-i18n-slot="score">0</span></span>
-    <span class="clock" id="clock" role="timer" aria-label="Time left" data-i18n-attr="aria-label:colorMatch.clock.label"></span>
-    <span data-i18n="colorMatch.hud.streak">Streak: <span id="streak" data-i18n-slot="streak">0</span></span>
+    <span data-i18n="color-match.hud.score">Score: <span id="score" data-i18n-slot="score">0</span></span>
+    <span class="clock" id="clock" role="timer" aria-label="Time left" data-i18n-attr="aria-label:color-match.clock.label"></span>
+    <span data-i18n="color-match.hud.streak">Streak: <span id="streak" data-i18n-slot="streak">0</span></span>
   </div>
   <div id="countdown" class="big-count" aria-live="assertive" hidden></div>
   <div id="trial" class="cm-play" hidden>
     <div class="cards">
-      <div><div class="card-label" data-i18n="colorMatch.card.meaning">Meaning</div><div class="color-card" id="top-card"></div></div>
-      <div><div class="card-label" data-i18n="colorMatch.card.ink">Ink</div><div class="color-card" id="bottom-card"></div></div>
+      <div><div class="card-label" data-i18n="color-match.card.meaning">Meaning</div><div class="color-card" id="top-card"></div></div>
+      <div><div class="card-label" data-i18n="color-match.card.ink">Ink</div><div class="color-card" id="bottom-card"></div></div>
     </div>
     <div>
-      <p class="question" data-i18n="colorMatch.question">Does the meaning of the top word match the ink of the bottom word?</p>
+      <p class="question" data-i18n="color-match.question">Does the meaning of the top word match the ink of the bottom word?</p>
       <div class="answer-row">
-        <button type="button" class="bad" id="no" aria-keyshortcuts="ArrowLeft N"><span data-i18n="colorMatch.no">No</span> <span aria-hidden="true">←</span></button>
-        <button type="button" class="good" id="yes" aria-keyshortcuts="ArrowRight Y"><span data-i18n="colorMatch.yes">Yes</span> <span aria-hidden="true">→</span></button>
+        <button type="button" class="bad" id="no" aria-keyshortcuts="ArrowLeft N"><span data-i18n="color-match.no">No</span> <span aria-hidden="true">←</span></button>
+        <button type="button" class="good" id="yes" aria-keyshortcuts="ArrowRight Y"><span data-i18n="color-match.yes">Yes</span> <span aria-hidden="true">→</span></button>
       </div>
     </div>
   </div>
-  <p class="row end"><button type="button" class="secondary" id="quit" data-i18n="colorMatch.quit">Quit</button></p>
+  <p class="row end"><button type="button" class="secondary" id="quit" data-i18n="color-match.quit">Quit</button></p>
   <div class="mark" id="mark" aria-live="assertive" hidden><span id="mark-text"></span></div>
 </section>
 
@@ -52,15 +52,15 @@ export const solo = {
   <div class="figures" id="report"></div>
   <p class="plain-line" id="interference"></p>
   <details class="exact-figures">
-    <summary data-i18n="colorMatch.report.exactTimes">The exact times</summary>
+    <summary data-i18n="color-match.report.exactTimes">The exact times</summary>
     <div class="figures" id="exact-times"></div>
   </details>
   <div class="table-wrap"><table class="trials">
-    <caption class="sr-only" data-i18n="colorMatch.trials.caption">Every answer</caption>
-    <thead><tr><th scope="col" class="index">#</th><th scope="col" data-i18n="colorMatch.trials.topWord">Top word</th><th scope="col" data-i18n="colorMatch.trials.bottomWord">Bottom word and ink</th><th scope="col" data-i18n="colorMatch.trials.answer">Answer</th><th scope="col" data-i18n="colorMatch.trials.time">Time</th></tr></thead>
+    <caption class="sr-only" data-i18n="color-match.trials.caption">Every answer</caption>
+    <thead><tr><th scope="col" class="index">#</th><th scope="col" data-i18n="color-match.trials.topWord">Top word</th><th scope="col" data-i18n="color-match.trials.bottomWord">Bottom word and ink</th><th scope="col" data-i18n="color-match.trials.answer">Answer</th><th scope="col" data-i18n="color-match.trials.time">Time</th></tr></thead>
     <tbody id="trials"></tbody>
   </table></div>
-  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="csv" data-i18n="colorMatch.csv">Download your answers (CSV)</button></div>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="csv" data-i18n="color-match.csv">Download your answers (CSV)</button></div>
 </section>
 `,
   start: main,
@@ -97,7 +97,7 @@ function render(reply) {
     mark.hidden = false;
     mark.className = `mark ${v.lastAnswer.correct ? 'good' : 'bad'}`;
     setText('#mark-text', v.lastAnswer.mark);
-    $('#mark-text').setAttribute('aria-label', v.lastAnswer.correct ? t('colorMatch.mark.right') : t('colorMatch.mark.wrong'));
+    $('#mark-text').setAttribute('aria-label', v.lastAnswer.correct ? t('color-match.mark.right') : t('color-match.mark.wrong'));
   } else {
     mark.hidden = true;
   }
@@ -167,18 +167,18 @@ function showReport(v, reply) {
   const first = over.hidden;
   over.hidden = false;
   const r = report(v, reply.summary);
-  setText('#over-title', v.endReason === 'quit' ? t('colorMatch.over.quit', { score: v.score }) : t('colorMatch.over.timeUp', { score: v.score }));
-  const ms = (x) => (x === undefined || x === null ? '—' : t('colorMatch.ms', { ms: Math.round(x) }));
+  setText('#over-title', v.endReason === 'quit' ? t('color-match.over.quit', { score: v.score }) : t('color-match.over.timeUp', { score: v.score }));
+  const ms = (x) => (x === undefined || x === null ? '—' : t('color-match.ms', { ms: Math.round(x) }));
   const figures = [
-    [t('colorMatch.report.score'), formatNumber(v.score)],
-    [t('colorMatch.report.answers'), formatNumber(r.trials ?? v.answered)],
-    [t('colorMatch.report.right'), r.accuracy === undefined ? '—' : formatNumber(r.accuracy, { style: 'percent', maximumFractionDigits: 0 })],
-    [t('colorMatch.report.bestStreak'), formatNumber(r.bestStreak ?? v.bestStreak)],
+    [t('color-match.report.score'), formatNumber(v.score)],
+    [t('color-match.report.answers'), formatNumber(r.trials ?? v.answered)],
+    [t('color-match.report.right'), r.accuracy === undefined ? '—' : formatNumber(r.accuracy, { style: 'percent', maximumFractionDigits: 0 })],
+    [t('color-match.report.bestStreak'), formatNumber(r.bestStreak ?? v.bestStreak)],
   ];
   const times = [
-    [t('colorMatch.report.timeAgree'), ms(r.meanReactionMsCongruent)],
-    [t('colorMatch.report.timeDisagree'), ms(r.meanReactionMsIncongruent)],
-    [t('colorMatch.report.slowed'), ms(r.interferenceMs)],
+    [t('color-match.report.timeAgree'), ms(r.meanReactionMsCongruent)],
+    [t('color-match.report.timeDisagree'), ms(r.meanReactionMsIncongruent)],
+    [t('color-match.report.slowed'), ms(r.interferenceMs)],
   ];
   const figureList = (pairs) => pairs.map(([k, val]) => el('div', {}, el('span', { class: 'k', text: k }), el('strong', { class: 'v', text: String(val) })));
   $('#report').replaceChildren(...figureList(figures));
@@ -190,9 +190,9 @@ function showReport(v, reply) {
   $('#trials').replaceChildren(...records.map((record) => el('tr', {},
     el('td', { class: 'index', text: formatNumber(record.index) }),
     el('td', { text: colourName(record.topWord) }),
-    el('td', { text: t('colorMatch.trials.wordInInk', { word: colourName(record.bottomWord), ink: inkPhrase(record.bottomInk) }) }),
-    el('td', { text: `${record.answer ? t('colorMatch.yes') : t('colorMatch.no')} ${record.correct ? '✓' : '✗'}` }),
-    el('td', { text: t('colorMatch.ms', { ms: record.reactionMs }) }))));
+    el('td', { text: t('color-match.trials.wordInInk', { word: colourName(record.bottomWord), ink: inkPhrase(record.bottomInk) }) }),
+    el('td', { text: `${record.answer ? t('color-match.yes') : t('color-match.no')} ${record.correct ? '✓' : '✗'}` }),
+    el('td', { text: t('color-match.ms', { ms: record.reactionMs }) }))));
   $('#csv').disabled = records.length === 0;
   celebrate(over, cheers(reply, r), session.endedNow, timeUp ? 0.9 : undefined);
   if (first) over.focus();
@@ -207,8 +207,8 @@ const COLOUR_NAMES = {
   green: 'color-match.colour.green', blue: 'color-match.colour.blue', purple: 'color-match.colour.purple',
 };
 const INK_PHRASES = {
-  red: 'colorMatch.ink.red', orange: 'colorMatch.ink.orange', yellow: 'colorMatch.ink.yellow',
-  green: 'colorMatch.ink.green', blue: 'colorMatch.ink.blue', purple: 'colorMatch.ink.purple',
+  red: 'color-match.ink.red', orange: 'color-match.ink.orange', yellow: 'color-match.ink.yellow',
+  green: 'color-match.ink.green', blue: 'color-match.ink.blue', purple: 'color-match.ink.purple',
 };
 const colourName = (id) => (COLOUR_NAMES[id] ? t(COLOUR_NAMES[id]) : String(id));
 const inkPhrase = (id) => (INK_PHRASES[id] ? t(INK_PHRASES[id]) : String(id));
@@ -219,10 +219,10 @@ const noFigure = (ms) => ms === undefined || ms === null;
 // The interference (Stroop) effect in one sentence: how much slower the player answered when
 // a word's meaning and its ink disagreed than when they agreed.
 function interferenceSentence(ms) {
-  if (noFigure(ms)) return t('colorMatch.effect.unknown');
+  if (noFigure(ms)) return t('color-match.effect.unknown');
   const size = Math.round(Math.abs(ms));
-  if (size === 0) return t('colorMatch.effect.none');
-  return ms > 0 ? t('colorMatch.effect.slower', { count: size }) : t('colorMatch.effect.faster', { count: size });
+  if (size === 0) return t('color-match.effect.none');
+  return ms > 0 ? t('color-match.effect.slower', { count: size }) : t('color-match.effect.faster', { count: size });
 }
 
 // A perfect round: played to the end of the clock with every answer right (at least one).
@@ -230,7 +230,7 @@ function cheers(reply, r) {
   const trials = (r.trialRecords || []).length;
   const right = (r.trialRecords || []).filter((t) => t.correct).length;
   const full = reply.view.endReason === 'timeUp';
-  const perfect = full && trials > 0 && right === trials ? [t('colorMatch.cheer.perfect', { count: trials })] : [];
+  const perfect = full && trials > 0 && right === trials ? [t('color-match.cheer.perfect', { count: trials })] : [];
   return [...perfect, ...bestLines(reply)];
 }
 
@@ -307,12 +307,12 @@ export const room = {
         <div id="cm-countdown" class="big-count" aria-live="assertive" hidden></div>
         <div id="cm-trial" class="cm-play">
           <div class="cards">
-            <div><div class="card-label" data-i18n="colorMatch.card.meaning">Meaning</div><div class="color-card" id="cm-top"></div></div>
-            <div><div class="card-label" data-i18n="colorMatch.card.ink">Ink</div><div class="color-card" id="cm-bottom"></div></div>
+            <div><div class="card-label" data-i18n="color-match.card.meaning">Meaning</div><div class="color-card" id="cm-top"></div></div>
+            <div><div class="card-label" data-i18n="color-match.card.ink">Ink</div><div class="color-card" id="cm-bottom"></div></div>
           </div>
           <div class="answer-row">
-            <button type="button" class="bad" id="cm-no"><span data-i18n="colorMatch.no">No</span></button>
-            <button type="button" class="good" id="cm-yes"><span data-i18n="colorMatch.yes">Yes</span></button>
+            <button type="button" class="bad" id="cm-no"><span data-i18n="color-match.no">No</span></button>
+            <button type="button" class="good" id="cm-yes"><span data-i18n="color-match.yes">Yes</span></button>
           </div>
         </div>
       </div>`));
@@ -355,6 +355,6 @@ export const room = {
   },
 
   screen() {
-    return { draw: () => t('screen.stroop.ask') };
+    return { draw: () => t('color-match.screen.ask') };
   },
 };

@@ -12,14 +12,14 @@ import { ready, t, tm, formatNumber } from '../i18n.js';
 export const solo = {
   markup: `
 <section id="setup" hidden aria-labelledby="setup-title">
-  <h2 id="setup-title" data-i18n="guessOrPass.setup.welcome">Welcome <span id="setup-name" data-i18n-slot="name"></span>! 👋 Ready to play? 😁</h2>
-  <p data-i18n="guessOrPass.setup.how">Hold the phone to your forehead; your friends give clues. Pick a category.</p>
-  <div class="category-grid" id="categories" role="group" aria-label="Categories" data-i18n-attr="aria-label:guessOrPass.categories"></div>
+  <h2 id="setup-title" data-i18n="guess-or-pass.setup.welcome">Welcome <span id="setup-name" data-i18n-slot="name"></span>! 👋 Ready to play? 😁</h2>
+  <p data-i18n="guess-or-pass.setup.how">Hold the phone to your forehead; your friends give clues. Pick a category.</p>
+  <div class="category-grid" id="categories" role="group" aria-label="Categories" data-i18n-attr="aria-label:guess-or-pass.categories"></div>
   <!-- Play stays on the screen (stuck to its bottom) whatever the grid's length: a category's
        tap, then Play, starts the round. -->
   <div class="gop-go" id="go">
     <p id="confirm-text" aria-live="polite"></p>
-    <button type="button" id="play-button" data-i18n="guessOrPass.play">Play</button>
+    <button type="button" id="play-button" data-i18n="guess-or-pass.play">Play</button>
   </div>
   <div class="panel">
     <div id="settings"></div>
@@ -27,14 +27,14 @@ export const solo = {
     <p id="input-help"></p>
     <p id="best-line" class="muted"></p>
     <p class="muted" id="mode-line"></p>
-    <p><a href="settings.html#my-categories-title" data-i18n="guessOrPass.ownCategory">Make a category of your own</a></p>
+    <p><a href="settings.html#my-categories-title" data-i18n="guess-or-pass.ownCategory">Make a category of your own</a></p>
   </div>
 </section>
 
-<section id="play" class="gop-play" hidden aria-label="Round" data-i18n-attr="aria-label:guessOrPass.round.label">
-  <p class="rotate-hint panel" data-i18n="guessOrPass.rotate">📱↻ Turn your phone sideways (landscape) for the best view.</p>
-  <div class="hud"><span data-i18n="guessOrPass.hud.guessed">Guessed: <span id="score" data-i18n-slot="score">0</span></span><span id="seconds" role="timer" aria-label="Seconds left" data-i18n-attr="aria-label:guessOrPass.seconds.label"></span><span data-i18n="guessOrPass.hud.passed">Passed: <span id="passed" data-i18n-slot="passed">0</span></span></div>
-  <div class="timebar" id="timebar" role="progressbar" aria-label="Time left" data-i18n-attr="aria-label:guessOrPass.timebar.label" aria-valuemin="0" aria-valuemax="100"><div id="timefill"></div></div>
+<section id="play" class="gop-play" hidden aria-label="Round" data-i18n-attr="aria-label:guess-or-pass.round.label">
+  <p class="rotate-hint panel" data-i18n="guess-or-pass.rotate">📱↻ Turn your phone sideways (landscape) for the best view.</p>
+  <div class="hud"><span data-i18n="guess-or-pass.hud.guessed">Guessed: <span id="score" data-i18n-slot="score">0</span></span><span id="seconds" role="timer" aria-label="Seconds left" data-i18n-attr="aria-label:guess-or-pass.seconds.label"></span><span data-i18n="guess-or-pass.hud.passed">Passed: <span id="passed" data-i18n-slot="passed">0</span></span></div>
+  <div class="timebar" id="timebar" role="progressbar" aria-label="Time left" data-i18n-attr="aria-label:guess-or-pass.timebar.label" aria-valuemin="0" aria-valuemax="100"><div id="timefill"></div></div>
   <div class="gop-stage" id="stage">
     <div>
       <div class="gop-count" id="countdown" aria-live="assertive"></div>
@@ -43,11 +43,11 @@ export const solo = {
   </div>
   <p class="sr-only" id="alert" aria-live="assertive"></p>
   <div class="gop-buttons" id="buttons">
-    <button type="button" class="bad" id="pass" aria-keyshortcuts="ArrowLeft" data-i18n="guessOrPass.pass">← Pass</button>
-    <button type="button" class="good" id="guessed" aria-keyshortcuts="ArrowRight Space" data-i18n="guessOrPass.guessed">Guessed →</button>
+    <button type="button" class="bad" id="pass" aria-keyshortcuts="ArrowLeft" data-i18n="guess-or-pass.pass">← Pass</button>
+    <button type="button" class="good" id="guessed" aria-keyshortcuts="ArrowRight Space" data-i18n="guess-or-pass.guessed">Guessed →</button>
   </div>
   <p id="tilt-note" class="tilt-note" hidden></p>
-  <p class="row"><button type="button" class="secondary" id="tilt-enable" hidden data-i18n="guessOrPass.tilt.enable">Enable tilting</button><button type="button" class="secondary" id="end" data-i18n="guessOrPass.end">End game</button></p>
+  <p class="row"><button type="button" class="secondary" id="tilt-enable" hidden data-i18n="guess-or-pass.tilt.enable">Enable tilting</button><button type="button" class="secondary" id="end" data-i18n="guess-or-pass.end">End game</button></p>
 </section>
 
 <section id="over" class="panel" hidden aria-labelledby="over-title" tabindex="-1">
@@ -56,16 +56,16 @@ export const solo = {
   <p id="over-best"></p>
   <div class="daily-end" data-daily-end hidden></div>
   <div class="word-lists">
-    <div><h3 data-i18n="guessOrPass.over.guessed">Guessed ✅</h3><ul id="guessed-list"></ul></div>
-    <div><h3 data-i18n="guessOrPass.over.passed">Passed ⏭️</h3><ul id="passed-list"></ul></div>
+    <div><h3 data-i18n="guess-or-pass.over.guessed">Guessed ✅</h3><ul id="guessed-list"></ul></div>
+    <div><h3 data-i18n="guess-or-pass.over.passed">Passed ⏭️</h3><ul id="passed-list"></ul></div>
   </div>
   <p id="missed-line" class="muted"></p>
-  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="change" data-new-game data-i18n="guessOrPass.change">Choose a category</button></div>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="change" data-new-game data-i18n="guess-or-pass.change">Choose a category</button></div>
 </section>
 
 <dialog id="no-category" aria-labelledby="no-category-title">
-  <h2 id="no-category-title" data-i18n="guessOrPass.noCategory.title">Select Category</h2>
-  <p data-i18n="guessOrPass.noCategory.text">Please select a category to play.</p>
+  <h2 id="no-category-title" data-i18n="guess-or-pass.noCategory.title">Select Category</h2>
+  <p data-i18n="guess-or-pass.noCategory.text">Please select a category to play.</p>
   <div class="row end"><button type="button" id="no-category-ok" autofocus data-i18n="play.ok">OK</button></div>
 </dialog>
 `,
@@ -73,7 +73,7 @@ export const solo = {
 };
 
 const EMOJI = { animals: '🐾', food: '🍕', sports: '⚽', technology: '💻', music: '🎵', nature: '🌿' };
-const MODE_TEXT = { buttons: 'guessOrPass.mode.buttons', swipes: 'guessOrPass.mode.swipes', tilts: 'guessOrPass.mode.tilts', all: 'guessOrPass.mode.all' };
+const MODE_TEXT = { buttons: 'guess-or-pass.mode.buttons', swipes: 'guess-or-pass.mode.swipes', tilts: 'guess-or-pass.mode.tilts', all: 'guess-or-pass.mode.all' };
 
 const session = new GameSession('guess-or-pass', render);
 let player = null;
@@ -114,14 +114,14 @@ function render(reply) {
   $('#pass').disabled = counting;
   $('#guessed').disabled = counting;
   const seconds = counting ? Math.round(v.durationMs / 1000) : v.secondsLeft ?? 0;
-  setText('#seconds', t('guessOrPass.seconds', { seconds }));
-  $('#timebar').setAttribute('aria-valuetext', t('guessOrPass.secondsLeft', { count: seconds }));
+  setText('#seconds', t('guess-or-pass.seconds', { seconds }));
+  $('#timebar').setAttribute('aria-valuetext', t('guess-or-pass.secondsLeft', { count: seconds }));
   const lastTen = !counting && v.lastTenSeconds;
   document.body.classList.toggle('last-ten', lastTen);
   $('#timebar').classList.toggle('last', lastTen);
   if (lastTen && !announcedTen) {
     announcedTen = true;
-    setText('#alert', t('guessOrPass.tenSecondsLeft'));
+    setText('#alert', t('guess-or-pass.tenSecondsLeft'));
     if (navigator.vibrate) navigator.vibrate([120, 80, 120]);
   }
   if (lastTen) tickOnce(v.secondsLeft);
@@ -239,7 +239,7 @@ export function tiltFromOrientation(beta, gamma) {
 function onOrientation(event) {
   if (!allows('tilts')) return;
   // Browsers without a sensor send one event with no angles.
-  if (event.beta === null || event.gamma === null) { tiltUnavailable('guessOrPass.tilt.noSensor'); return; }
+  if (event.beta === null || event.gamma === null) { tiltUnavailable('guess-or-pass.tilt.noSensor'); return; }
   tiltWorks();
   const tilt = tiltFromOrientation(event.beta, event.gamma);
   if (armed) {
@@ -256,7 +256,7 @@ function listenForTilts() {
   tiltListening = true;
   window.addEventListener('deviceorientation', onOrientation);
   clearTimeout(tiltWait);
-  tiltWait = setTimeout(() => tiltUnavailable('guessOrPass.tilt.silent'), 3000);
+  tiltWait = setTimeout(() => tiltUnavailable('guess-or-pass.tilt.silent'), 3000);
 }
 
 function tiltWorks() {
@@ -281,14 +281,14 @@ function tiltUnavailable(reason) {
  */
 async function requestTilt() {
   if (!allows('tilts')) return;
-  if (!window.isSecureContext) { tiltUnavailable('guessOrPass.tilt.http'); return; }
-  if (!('DeviceOrientationEvent' in window)) { tiltUnavailable('guessOrPass.tilt.noApi'); return; }
+  if (!window.isSecureContext) { tiltUnavailable('guess-or-pass.tilt.http'); return; }
+  if (!('DeviceOrientationEvent' in window)) { tiltUnavailable('guess-or-pass.tilt.noApi'); return; }
   const asks = [window.DeviceMotionEvent, window.DeviceOrientationEvent]
     .filter((E) => E && typeof E.requestPermission === 'function')
     .map((E) => E.requestPermission());
   try {
     const answers = await Promise.all(asks);
-    if (answers.some((a) => a !== 'granted')) { tiltUnavailable('guessOrPass.tilt.denied'); return; }
+    if (answers.some((a) => a !== 'granted')) { tiltUnavailable('guess-or-pass.tilt.denied'); return; }
   } catch {
     // Asked outside a tap (a resumed round): a tap on "Enable tilting" asks again.
     $('#tilt-enable').hidden = false;
@@ -301,14 +301,14 @@ async function requestTilt() {
 function applyMode() {
   $('#buttons').hidden = !allows('buttons');
   const ways = [];
-  if (allows('buttons')) ways.push(t('guessOrPass.help.buttons'));
-  if (allows('swipes')) ways.push(t('guessOrPass.help.swipes'));
-  if (allows('tilts') && !tiltOff) ways.push(t('guessOrPass.help.tilts'));
-  ways.push(t('guessOrPass.help.keys'));
-  setText('#input-help', t('guessOrPass.help', { ways: ways.join(' · ') }));
-  setText('#mode-line', t('guessOrPass.modeLine', { mode: t(MODE_TEXT[mode()] || MODE_TEXT.all) }));
+  if (allows('buttons')) ways.push(t('guess-or-pass.help.buttons'));
+  if (allows('swipes')) ways.push(t('guess-or-pass.help.swipes'));
+  if (allows('tilts') && !tiltOff) ways.push(t('guess-or-pass.help.tilts'));
+  ways.push(t('guess-or-pass.help.keys'));
+  setText('#input-help', t('guess-or-pass.help', { ways: ways.join(' · ') }));
+  setText('#mode-line', t('guess-or-pass.modeLine', { mode: t(MODE_TEXT[mode()] || MODE_TEXT.all) }));
   $('#tilt-note').hidden = !tiltOff;
-  setText('#tilt-note', tiltOff ? t('guessOrPass.tilt.off', { reason: t(tiltOff) }) : '');
+  setText('#tilt-note', tiltOff ? t('guess-or-pass.tilt.off', { reason: t(tiltOff) }) : '');
 }
 
 // The round holds the screen: fullscreen (asked from the tap that starts it) and awake (a
@@ -364,7 +364,7 @@ async function showSetup() {
   setGameIdInURL(null);
   showChoice();
   const figures = await loadBest();
-  setText('#best-line', figures.bestOverall !== undefined && figures.bestOverall !== null ? t('guessOrPass.best', { count: figures.bestOverall }) : '');
+  setText('#best-line', figures.bestOverall !== undefined && figures.bestOverall !== null ? t('guess-or-pass.best', { count: figures.bestOverall }) : '');
   const first = $('#categories button');
   if (first) first.focus();
 }
@@ -396,16 +396,16 @@ function showChoice() {
   const button = $('#play-button');
   if (!chosen) {
     setText('#confirm-text', '');
-    button.setAttribute('data-i18n', 'guessOrPass.play');
-    setText(button, t('guessOrPass.play'));
+    button.setAttribute('data-i18n', 'guess-or-pass.play');
+    setText(button, t('guess-or-pass.play'));
     return;
   }
   const seconds = readSettings($('#settings')).duration;
-  const span = seconds === undefined ? t('guessOrPass.span.unknown')
-    : seconds % 60 === 0 ? t('guessOrPass.span.minutes', { count: seconds / 60 }) : t('guessOrPass.span.seconds', { count: seconds });
-  setText('#confirm-text', `${t('guessOrPass.confirm.text', { category: categoryTitle(chosen), span })} ${t('guessOrPass.confirm.luck')}`);
-  button.setAttribute('data-i18n', 'guessOrPass.startGame');
-  setText(button, t('guessOrPass.startGame'));
+  const span = seconds === undefined ? t('guess-or-pass.span.unknown')
+    : seconds % 60 === 0 ? t('guess-or-pass.span.minutes', { count: seconds / 60 }) : t('guess-or-pass.span.seconds', { count: seconds });
+  setText('#confirm-text', `${t('guess-or-pass.confirm.text', { category: categoryTitle(chosen), span })} ${t('guess-or-pass.confirm.luck')}`);
+  button.setAttribute('data-i18n', 'guess-or-pass.startGame');
+  setText(button, t('guess-or-pass.startGame'));
 }
 
 function play() {
@@ -443,10 +443,10 @@ async function showOver(reply) {
   const first = over.hidden;
   over.hidden = false;
   setText('#over-title', v.message ? tm(v.message) : t('guess-or-pass.result', { count: v.score }));
-  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
+  const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w })) : [el('li', { class: 'muted', text: t('guess-or-pass.over.none') })]);
   $('#guessed-list').replaceChildren(...list(v.guessed));
   $('#passed-list').replaceChildren(...list(v.passed));
-  setText('#missed-line', v.missed ? t('guessOrPass.over.missed', { word: v.missed }) : '');
+  setText('#missed-line', v.missed ? t('guess-or-pass.over.missed', { word: v.missed }) : '');
   if (v.category) chosen = v.category;
   if (first) over.focus();
   // The server says whether this game beat every earlier one in its category, and every one;
@@ -455,8 +455,8 @@ async function showOver(reply) {
   const figures = await loadBest();
   const best = figures.byCategory[v.category];
   const parts = [];
-  if (best !== undefined) parts.push(t('guessOrPass.bestIn', { category: categoryTitle(v.category), count: best }));
-  if (figures.bestOverall !== undefined && figures.bestOverall !== null) parts.push(t('guessOrPass.best', { count: figures.bestOverall }));
+  if (best !== undefined) parts.push(t('guess-or-pass.bestIn', { category: categoryTitle(v.category), count: best }));
+  if (figures.bestOverall !== undefined && figures.bestOverall !== null) parts.push(t('guess-or-pass.best', { count: figures.bestOverall }));
   setText('#over-best', parts.join(' · '));
 }
 
@@ -622,12 +622,12 @@ export const room = {
     if (!area.firstChild) {
       area.replaceChildren(markup(`
         <div class="word-lists">
-          <div><h3 data-i18n="guessOrPass.over.guessed">Guessed ✅</h3><ul id="${prefix}turn-over-guessed"></ul></div>
-          <div><h3 data-i18n="guessOrPass.over.passed">Passed ⏭️</h3><ul id="${prefix}turn-over-passed"></ul></div>
+          <div><h3 data-i18n="guess-or-pass.over.guessed">Guessed ✅</h3><ul id="${prefix}turn-over-guessed"></ul></div>
+          <div><h3 data-i18n="guess-or-pass.over.passed">Passed ⏭️</h3><ul id="${prefix}turn-over-passed"></ul></div>
         </div>`));
     }
     const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w }))
-      : [el('li', { class: 'muted', text: t('guessOrPass.over.none') })]);
+      : [el('li', { class: 'muted', text: t('guess-or-pass.over.none') })]);
     $(`#${prefix}turn-over-guessed`, area).replaceChildren(...list(tv.guessed));
     $(`#${prefix}turn-over-passed`, area).replaceChildren(...list(tv.passed));
   },

@@ -278,7 +278,7 @@ export const room = {
   },
 
   screen() {
-    return { draw: (rv) => (typeof rv.low === 'number' ? t('screen.number.ask', { low: rv.low, high: rv.high }) : null) };
+    return { draw: (rv) => (typeof rv.low === 'number' ? t('number.screen.ask', { low: rv.low, high: rv.high }) : null) };
   },
 
   reveal: (rv) => ({ answer: typeof rv.secret === 'number' ? t('number.reveal', { number: rv.secret }) : '' }),

@@ -13,15 +13,15 @@ export const solo = {
   markup: `
 <section id="setup" hidden aria-labelledby="setup-title">
   <div class="panel">
-    <p class="setup-lead" data-i18n="pictureQuiz.setup.lead">First choose how many questions and pictures, then tap a deck to play.</p>
-    <p class="muted" data-i18n="pictureQuiz.rule">A right answer scores +1 and a wrong one −1; the score never goes below 0.</p>
+    <p class="setup-lead" data-i18n="picture-quiz.setup.lead">First choose how many questions and pictures, then tap a deck to play.</p>
+    <p class="muted" data-i18n="picture-quiz.rule">A right answer scores +1 and a wrong one −1; the score never goes below 0.</p>
     <div id="settings"></div>
   </div>
-  <h2 id="setup-title" data-i18n="pictureQuiz.setup.title">Choose a deck</h2>
+  <h2 id="setup-title" data-i18n="picture-quiz.setup.title">Choose a deck</h2>
   <div class="deck-grid" id="decks"></div>
 </section>
 
-<section id="play" hidden aria-label="Question" data-i18n-attr="aria-label:pictureQuiz.play.label">
+<section id="play" hidden aria-label="Question" data-i18n-attr="aria-label:picture-quiz.play.label">
   <p class="hud"><span id="progress"></span><span id="score"></span></p>
   <p class="question" id="question"></p>
   <div class="pictures" id="pictures" role="group" aria-labelledby="question"></div>
@@ -31,8 +31,8 @@ export const solo = {
 <dialog id="answer" aria-labelledby="answer-title">
   <div class="answer-head"><div id="answer-pic" class="answer-pic"></div><h2 id="answer-title"></h2></div>
   <p id="answer-text"></p>
-  <p id="answer-rule" class="muted" hidden data-i18n="pictureQuiz.rule">A right answer scores +1 and a wrong one −1; the score never goes below 0.</p>
-  <div class="row end"><button type="button" id="continue" autofocus data-i18n="pictureQuiz.continue">Continue</button></div>
+  <p id="answer-rule" class="muted" hidden data-i18n="picture-quiz.rule">A right answer scores +1 and a wrong one −1; the score never goes below 0.</p>
+  <div class="row end"><button type="button" id="continue" autofocus data-i18n="picture-quiz.continue">Continue</button></div>
 </dialog>
 <!-- The end is a part of the page, as in the other games (a dialog would scroll inside itself
      under a long list of misses); its buttons come before that list. -->
@@ -41,8 +41,8 @@ export const solo = {
   <p id="over-text"></p>
   <p id="over-rule" class="muted"></p>
   <div class="daily-end" data-daily-end hidden></div>
-  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="other-deck" data-new-game data-i18n="pictureQuiz.otherDeck">Other deck</button></div>
-  <div id="missed-block"><h3 data-i18n="pictureQuiz.missed.title">Questions you missed</h3><ul class="missed-list" id="missed"></ul></div>
+  <div class="row"><button type="button" id="again" data-new-game data-i18n="play.playAgain">Play again</button><button type="button" class="secondary" id="other-deck" data-new-game data-i18n="picture-quiz.otherDeck">Other deck</button></div>
+  <div id="missed-block"><h3 data-i18n="picture-quiz.missed.title">Questions you missed</h3><ul class="missed-list" id="missed"></ul></div>
 </section>
 `,
   start: main,
@@ -85,14 +85,14 @@ function render(reply) {
   adoptDeck(reply);
   $('#setup').hidden = true;
   $('#play').hidden = false;
-  setText('#progress', t('pictureQuiz.progress', { number: v.questionNumber, count: v.questions }));
-  setText('#score', t('pictureQuiz.scoreOf', { score: v.score, count: v.questions }));
+  setText('#progress', t('picture-quiz.page.progress', { number: v.questionNumber, count: v.questions }));
+  setText('#score', t('picture-quiz.scoreOf', { score: v.score, count: v.questions }));
   setText('#question', questionText(deck, v.answerName));
   const key = `${reply.id}:${v.questionNumber}`;
   if (shownQuestion !== key) {
     shownQuestion = key;
     $('#pictures').replaceChildren(...v.choices.map((id, i) => el('button', {
-      type: 'button', class: 'picture', 'aria-label': t('pictureQuiz.picture', { number: i + 1, count: v.choices.length }),
+      type: 'button', class: 'picture', 'aria-label': t('picture-quiz.picture', { number: i + 1, count: v.choices.length }),
       on: { click: () => choose(i) },
     }, picture(id))));
   }
@@ -137,7 +137,7 @@ function answerTitle(a) {
 
 // A title ends as a sentence does: with its own stop, else "!" ("¡Correcto!" gets none twice).
 function sentence(text) {
-  return /[.!?…]$/.test(text) ? text : t('pictureQuiz.answer.exclaim', { title: text });
+  return /[.!?…]$/.test(text) ? text : t('picture-quiz.answer.exclaim', { title: text });
 }
 
 function showAnswer(v) {
@@ -156,18 +156,18 @@ function showOver(v, endedNow) {
   if (session.view !== v) return;
   closeDialog($('#answer'));
   // The last answer's verdict heads the dialog; the end of the game is the sentence below it.
-  setText('#over-title', v.answer ? answerTitle(v.answer) : t('pictureQuiz.over.title'));
+  setText('#over-title', v.answer ? answerTitle(v.answer) : t('picture-quiz.over.title'));
   // The final score out of the questions, and how the right and wrong answers made it (a
   // wrong one costs a point, so 7 right of 8 score 6).
   const missed = v.missed || [];
   const s = (session.reply && session.reply.summary) || {};
   const right = typeof s.correct === 'number' ? s.correct : v.questions - missed.length;
-  setText('#over-text', t('pictureQuiz.over.text', { score: v.score, count: v.questions }));
-  setText('#over-rule', t('pictureQuiz.over.rule', { right, wrong: v.questions - right }));
+  setText('#over-text', t('picture-quiz.over.text', { score: v.score, count: v.questions }));
+  setText('#over-rule', t('picture-quiz.over.rule', { right, wrong: v.questions - right }));
   $('#missed-block').hidden = missed.length === 0;
   $('#missed').replaceChildren(...missed.map((m) => el('li', {},
     picture(m.answerId, m.answerName),
-    el('span', { text: t('pictureQuiz.missed.item', { number: m.questionNumber, answer: m.answerName, chosen: m.chosenName }) }))));
+    el('span', { text: t('picture-quiz.missed.item', { number: m.questionNumber, answer: m.answerName, chosen: m.chosenName }) }))));
   $('#play').hidden = true;
   const over = $('#over');
   const first = over.hidden;
@@ -179,7 +179,7 @@ function showOver(v, endedNow) {
 // Every question right is a perfect round; and a new best in the deck or over every deck.
 function overLines(reply) {
   const s = reply.summary || {};
-  const perfect = s.questions > 0 && s.correct === s.questions ? [t('pictureQuiz.cheer.perfect', { count: s.questions })] : [];
+  const perfect = s.questions > 0 && s.correct === s.questions ? [t('picture-quiz.cheer.perfect', { count: s.questions })] : [];
   return [...perfect, ...bestLines(reply, deck && deck.title)];
 }
 
@@ -227,8 +227,8 @@ async function loadDecks() {
 function size(d) {
   const n = d.pictures;
   const photos = d.kind === 'photos';
-  if (n < d.items) return t(photos ? 'pictureQuiz.deck.somePhotos' : 'pictureQuiz.deck.somePictures', { number: n, count: d.items });
-  return t(photos ? 'pictureQuiz.deck.photos' : 'pictureQuiz.deck.pictures', { count: n });
+  if (n < d.items) return t(photos ? 'picture-quiz.deck.somePhotos' : 'picture-quiz.deck.somePictures', { number: n, count: d.items });
+  return t(photos ? 'picture-quiz.deck.photos' : 'picture-quiz.deck.pictures', { count: n });
 }
 
 // A deck's card, its Play button: its title, size and colours.
@@ -237,7 +237,7 @@ function deckCard(d) {
   swatch.style.background = `linear-gradient(90deg, ${themeOf(d).join(', ')})`;
   return el('button', { type: 'button', class: 'deck-card', 'data-id': d.id, on: { click: () => start(d) } },
     swatch, el('strong', { text: d.title }), el('span', { class: 'size', text: size(d) }),
-    el('span', { class: 'play', 'aria-hidden': 'true', text: t('pictureQuiz.deck.play') }));
+    el('span', { class: 'play', 'aria-hidden': 'true', text: t('picture-quiz.deck.play') }));
 }
 
 async function showSetup() {
@@ -339,7 +339,7 @@ export const room = {
           pictures.dataset.count = String(choices.length);
           pictures.replaceChildren(...choices.map((id, i) => el('button', {
             type: 'button', class: 'picture', 'data-choice': i,
-            'aria-label': t('pictureQuiz.picture', { number: i + 1, count: choices.length }),
+            'aria-label': t('picture-quiz.picture', { number: i + 1, count: choices.length }),
             on: { click: () => choose(i) },
           }, picture(id))));
         }
