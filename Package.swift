@@ -43,10 +43,16 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
   ],
   targets: [
+    // JSON written and read fast: the text writer the games write themselves to, and the
+    // encoder and reader the store, the play layer and the server use. Imports none of ours.
+    .target(
+      name: "GuessworkJSON",
+      swiftSettings: strict
+    ),
     // The rules of every game: pure, deterministic, no I/O.
     .target(
       name: "GuessworkCore",
-      dependencies: [.product(name: "RealModule", package: "swift-numerics")],
+      dependencies: ["GuessworkJSON", .product(name: "RealModule", package: "swift-numerics")],
       swiftSettings: strict
     ),
     // Words, decks and cities: data files with a small loader.
@@ -65,7 +71,7 @@ let package = Package(
     .target(
       name: "GuessworkStore",
       dependencies: [
-        "GuessworkCore", "CGuessworkSQLite",
+        "CGuessworkSQLite",
         .product(name: "SQLKit", package: "sql-kit"),
         .product(name: "SQLiteKit", package: "sqlite-kit"),
         .product(name: "PostgresKit", package: "postgres-kit"),
@@ -86,7 +92,7 @@ let package = Package(
     .target(
       name: "GuessworkPlay",
       dependencies: [
-        "GuessworkCore", "GuessworkStore", "GuessworkContent",
+        "GuessworkCore", "GuessworkJSON", "GuessworkStore", "GuessworkContent",
         .product(name: "Crypto", package: "swift-crypto"),
       ],
       swiftSettings: strict
@@ -95,6 +101,7 @@ let package = Package(
     .target(
       name: "GuessworkServer",
       dependencies: [
+        "GuessworkJSON",
         "GuessworkCore", "GuessworkStore", "GuessworkContent", "GuessworkPlay",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -125,6 +132,7 @@ let package = Package(
       name: "guesswork",
       dependencies: [
         "GuessworkCore", "GuessworkServer", "GuessworkStore", "GuessworkContent", "GuessworkPlay",
+        "GuessworkJSON",
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Crypto", package: "swift-crypto"),
@@ -136,7 +144,7 @@ let package = Package(
     // Games that ship in no product (Coin Flip): the tests register them like the five.
     .target(
       name: "ExampleGames",
-      dependencies: ["GuessworkCore"],
+      dependencies: ["GuessworkCore", "GuessworkJSON"],
       swiftSettings: strict
     ),
     // The server with the example games, for the end-to-end tests only.
@@ -150,7 +158,12 @@ let package = Package(
     ),
     .testTarget(
       name: "GuessworkCoreTests",
-      dependencies: ["GuessworkCore", "GuessworkContent", "ExampleGames"],
+      dependencies: ["GuessworkCore", "GuessworkContent", "ExampleGames", "GuessworkJSON"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GuessworkJSONTests",
+      dependencies: ["GuessworkJSON", "GuessworkCore"],
       swiftSettings: strict
     ),
     .testTarget(
@@ -170,13 +183,14 @@ let package = Package(
     ),
     .testTarget(
       name: "GuessworkPlayTests",
-      dependencies: ["GuessworkPlay", "GuessworkCore", "GuessworkStore"],
+      dependencies: ["GuessworkPlay", "GuessworkCore", "GuessworkStore", "GuessworkJSON"],
       swiftSettings: strict
     ),
     .testTarget(
       name: "GuessworkServerTests",
       dependencies: [
-        "GuessworkServer", "GuessworkCore", "ExampleGames", "GuessworkStore", "GuessworkPlay",
+        "GuessworkServer", "GuessworkCore", "ExampleGames", "GuessworkJSON", "GuessworkStore",
+        "GuessworkPlay",
         "GuessworkContent",
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 /// A game's settings: decodable from a partial object (missing keys take their defaults),
 /// and validated before a game starts.
 public protocol GameSettings: Codable, Sendable, Equatable {

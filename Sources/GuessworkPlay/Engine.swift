@@ -1,6 +1,7 @@
 public import Foundation
 public import GuessworkContent
 public import GuessworkCore
+public import GuessworkJSON
 public import GuessworkStore
 import Synchronization
 

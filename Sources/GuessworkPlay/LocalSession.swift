@@ -1,5 +1,6 @@
 import Foundation
 public import GuessworkCore
+import GuessworkJSON
 public import GuessworkStore
 
 /// One game played on this machine (the terminal's): the engine's value and every accepted

@@ -1,6 +1,6 @@
 public import Foundation
 public import GuessworkCore
-import GuessworkStore
+import GuessworkJSON
 
 /// A party room as it is stored and played: its membership (``Room``), the game being played
 /// (a ``MatchDriver``: simultaneous rounds, or a team game in turns) and a version that counts

@@ -1,6 +1,6 @@
 public import Foundation
 public import GuessworkCore
-import GuessworkStore
+import GuessworkJSON
 
 /// An action in a room, as a client sends it: `{"version": 12, "action": {"type": "start"}}`
 /// (docs/rooms.md lists them).

@@ -1,6 +1,7 @@
 import Foundation
 public import GuessworkContent
 public import GuessworkCore
+import GuessworkJSON
 public import GuessworkStore
 import Synchronization
 

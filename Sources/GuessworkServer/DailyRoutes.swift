@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkJSON
 import GuessworkPlay
 import GuessworkStore
 import HTTPTypes

@@ -1,6 +1,7 @@
 public import Foundation
 public import GuessworkContent
 import GuessworkCore
+import GuessworkJSON
 import GuessworkPlay
 public import GuessworkStore
 import HTTPTypes

@@ -2,6 +2,7 @@ import CoreMetrics
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkJSON
 import GuessworkPlay
 import GuessworkStore
 import HTTPTypes

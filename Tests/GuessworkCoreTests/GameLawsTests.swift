@@ -1,5 +1,6 @@
 import ExampleGames
 import Foundation
+import GuessworkJSON
 import Testing
 
 @testable import GuessworkCore

@@ -1,5 +1,6 @@
 import Foundation
 import GuessworkCore
+import GuessworkJSON
 import GuessworkStore
 import Testing
 

@@ -1,4 +1,5 @@
 public import GuessworkCore
+public import GuessworkJSON
 
 /// A sixth game that ships in no product: call heads or tails, `flips` times. The tests
 /// register it the way the five are (one line in a list of games) to show that the server,

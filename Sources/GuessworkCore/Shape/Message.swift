@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 /// Something a game tells a player, as data: a key of the language catalogs and the values
 /// that fill it (`{"key": "number.hint.higher", "args": {"number": 42}}`). The engines say
 /// what happened; the browser and the terminal put it into words in the player's language,

@@ -1,3 +1,5 @@
+import GuessworkJSON
+
 /// Bullseye (SPEC 1.3, seed 002): match a target colour by mixing red, green and blue with three
 /// sliders; each checked guess scores 0...100.
 ///

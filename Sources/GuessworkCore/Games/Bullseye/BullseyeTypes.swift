@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 extension BullseyeGame {
   /// The settings of a game. Every key is optional in JSON; a missing one takes its default.
   public struct Settings: GameSettings {

@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 // The JSON text of a Color Match state, written without Codable's containers
 // (``JSONTextWritable``): the server stores the state at every answer, and it holds every
 // trial answered so far, so that its encoding grows through the round. It writes the keys its

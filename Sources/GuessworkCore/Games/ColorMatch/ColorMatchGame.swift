@@ -1,3 +1,5 @@
+import GuessworkJSON
+
 /// Color Match, the Stroop game (SPEC 1.2, seed 001).
 ///
 /// Each trial shows two cards: the top card a colour word (only its meaning counts), the bottom

@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 extension ColorMatchGame {
   /// The settings of a round. Every key is optional in JSON; a missing one takes its default.
   public struct Settings: GameSettings {

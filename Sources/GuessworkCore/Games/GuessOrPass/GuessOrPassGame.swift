@@ -1,3 +1,5 @@
+import GuessworkJSON
+
 /// Guess or Pass, the Heads-Up word game (SPEC 1.4, seed 003).
 ///
 /// One player holds the device and guesses the word on it while the others give clues. A round

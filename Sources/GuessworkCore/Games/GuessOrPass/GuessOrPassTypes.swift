@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 extension GuessOrPassGame {
   /// The settings of a round. Every key is optional in JSON; a missing one takes its default.
   /// The countdown is fixed at 5 s (`countdownMs`), not a setting.

@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 // The JSON text of the Number game's state, view, summary, actions and events, written
 // without Codable's containers (``JSONTextWritable``): at every move the server writes the
 // state and the action to store, and the view and events to answer; at every read, the view;

@@ -1,3 +1,5 @@
+import GuessworkJSON
+
 /// Guess the Number (SPEC 1.1, seed 004): the game picks a secret in `low...high` and the player
 /// has `attempts` tries; each wrong guess says higher or lower and narrows the known range.
 ///

@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 // The JSON text of a Picture Quiz state, written without Codable's containers
 // (``JSONTextWritable``): the server stores the state at every tap, and it holds the deck and
 // every question, each a container of its own through Codable (45 allocations a state). It

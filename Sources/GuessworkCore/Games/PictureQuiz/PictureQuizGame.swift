@@ -1,3 +1,5 @@
+public import GuessworkJSON
+
 /// Picture Quiz (SPEC 1.5, seed 000): each question names one item of a deck and shows the
 /// pictures of `choices` items, one of them right; the player taps one.
 ///

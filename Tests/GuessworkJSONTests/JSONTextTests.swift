@@ -1,5 +1,6 @@
 import Foundation
 import GuessworkCore
+import GuessworkJSON
 import Testing
 
 /// ``JSONText`` on its own, without the server's encoder around it: a value that writes itself

@@ -1,5 +1,4 @@
 import Foundation
-public import GuessworkCore
 
 /// Encodes `Encodable` values as compact JSON, written straight into bytes as the value
 /// encodes itself.
@@ -184,10 +183,6 @@ private final class Writer: JSONText {
       writeString((value as! Data).base64EncodedString())
     } else if T.self == URL.self {
       writeString((value as! URL).absoluteString)
-    } else if T.self == Message.self {
-      // Without the lookup of which encoder this is that `Message.encode(to:)` makes.
-      try (value as! Message).writeJSON(to: self)
-      awaitingValue = false
     } else {
       let depth = frames.count
       try value.encode(to: Slot(writer: self, depth: depth))

@@ -1,6 +1,6 @@
 import Foundation
 import GuessworkCore
-import GuessworkStore
+import GuessworkJSON
 import Testing
 
 /// PlainJSON reads what Foundation's `JSONDecoder` reads, to the same value, or gives up:

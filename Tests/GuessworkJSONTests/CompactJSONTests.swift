@@ -1,6 +1,6 @@
 import Foundation
 import GuessworkCore
-import GuessworkStore
+import GuessworkJSON
 import Testing
 
 /// The same JSON as Foundation's encoder writes (keys aside, which come in the order a type
