@@ -94,6 +94,7 @@ let package = Package(
       dependencies: [
         "GuessworkCore", "GuessworkJSON", "GuessworkStore", "GuessworkContent",
         .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Logging", package: "swift-log"),
       ],
       swiftSettings: strict
     ),

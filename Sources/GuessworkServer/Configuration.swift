@@ -1,3 +1,4 @@
+public import GuessworkPlay
 public import Logging
 
 /// Everything the server can be told, with defaults that need no set-up at all.
@@ -72,8 +73,7 @@ public struct ServerConfiguration: Sendable {
 
   /// The SQLite file used when `databaseURL` is not set.
   public var sqlitePath: String {
-    dataDirectory.hasSuffix("/")
-      ? dataDirectory + "guesswork.sqlite" : dataDirectory + "/guesswork.sqlite"
+    StorageSettings(dataDirectory: dataDirectory, databaseURL: databaseURL).sqlitePath
   }
 
   /// Reads `GUESSWORK_HOST`, `GUESSWORK_PORT`, `GUESSWORK_DATA_DIR`, `DATABASE_URL`,
@@ -86,10 +86,9 @@ public struct ServerConfiguration: Sendable {
     var configuration = ServerConfiguration()
     if let host = environment["GUESSWORK_HOST"], !host.isEmpty { configuration.host = host }
     if let port = environment["GUESSWORK_PORT"].flatMap(Int.init) { configuration.port = port }
-    if let directory = environment["GUESSWORK_DATA_DIR"], !directory.isEmpty {
-      configuration.dataDirectory = directory
-    }
-    if let url = environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
+    let storage = StorageSettings.fromEnvironment(environment)
+    configuration.dataDirectory = storage.dataDirectory
+    configuration.databaseURL = storage.databaseURL
     if let level = environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) {
       configuration.logLevel = level
     }
@@ -99,11 +98,7 @@ public struct ServerConfiguration: Sendable {
     if let folder = environment["GUESSWORK_I18N_DIR"], !folder.isEmpty {
       configuration.catalogDirectory = folder
     }
-    configuration.datamuse = DatamuseSettings(
-      enabled: !["off", "0", "false", "no"].contains(
-        environment["GUESSWORK_DATAMUSE"]?.lowercased() ?? ""),
-      baseURL: environment["GUESSWORK_DATAMUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        ?? DatamuseSettings.defaultURL)
+    configuration.datamuse = DatamuseSettings.fromEnvironment(environment)
     if let port = environment["GUESSWORK_METRICS_PORT"].flatMap(Int.init) {
       configuration.metricsPort = port
     }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GuessworkContent
-import GuessworkServer
+import GuessworkPlay
 import GuessworkStore
 import Logging
 
@@ -16,7 +16,7 @@ struct StoreOptions: ParsableArguments {
 
   /// Opens the store, quietly.
   func open() async throws -> SQLStore {
-    var configuration = ServerConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
+    var configuration = StorageSettings.fromEnvironment(ProcessInfo.processInfo.environment)
     if let dataDir { configuration.dataDirectory = dataDir }
     if let databaseURL { configuration.databaseURL = databaseURL }
     var logger = Logger(label: "guesswork")

@@ -132,7 +132,8 @@ final class ColorMatchScreen: GameScreen {
     canvas.add(
       Speech.say("color-match.terminal.congruent", ["time": ms(report.meanReactionMsCongruent)]))
     canvas.add(
-      Speech.say("color-match.terminal.incongruent", ["time": ms(report.meanReactionMsIncongruent)]))
+      Speech.say("color-match.terminal.incongruent", ["time": ms(report.meanReactionMsIncongruent)])
+    )
     canvas.add(
       Speech.say("color-match.terminal.interference", ["time": ms(report.interferenceMs)]), .bold)
     if !report.trialRecords.isEmpty {

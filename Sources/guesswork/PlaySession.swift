@@ -1,7 +1,6 @@
 import Foundation
 import GuessworkCore
 import GuessworkPlay
-import GuessworkServer
 import GuessworkStore
 import Logging
 
@@ -32,7 +31,7 @@ struct LocalData {
 
   init(dataDirectory: String?, environment: [String: String] = ProcessInfo.processInfo.environment)
   {
-    let configuration = ServerConfiguration.fromEnvironment(environment)
+    let configuration = StorageSettings.fromEnvironment(environment)
     self.dataDirectory = dataDirectory ?? configuration.dataDirectory
     databaseURL = configuration.databaseURL
   }

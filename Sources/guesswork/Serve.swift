@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GuessworkPlay
 import GuessworkServer
 import Hummingbird
 import Logging

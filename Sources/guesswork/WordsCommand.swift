@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GuessworkContent
-import GuessworkServer
+import GuessworkPlay
 import GuessworkStore
 import Logging
 
@@ -82,7 +82,7 @@ struct WordsCommand: AsyncParsableCommand {
 
     func run() async throws {
       let environment = ProcessInfo.processInfo.environment
-      var settings = ServerConfiguration.fromEnvironment(environment).datamuse
+      var settings = DatamuseSettings.fromEnvironment(environment)
       settings.enabled = true
       settings.timeout = timeout
       if let datamuseURL { settings.baseURL = datamuseURL }

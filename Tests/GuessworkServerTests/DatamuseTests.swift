@@ -1,6 +1,7 @@
 import Foundation
 import GuessworkContent
 import GuessworkCore
+import GuessworkPlay
 import GuessworkServer
 import GuessworkStore
 import HTTPTypes

@@ -3,7 +3,6 @@ public import GuessworkContent
 import GuessworkCore
 public import GuessworkStore
 public import Logging
-import ServiceLifecycle
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -27,6 +26,16 @@ public struct DatamuseSettings: Sendable, Equatable {
   public static let defaultURL = "https://api.datamuse.com"
   /// Datamuse off: only bundled and stored words.
   public static let off = DatamuseSettings(enabled: false)
+
+  /// On unless `GUESSWORK_DATAMUSE` is `off` (or 0, false, no), at `GUESSWORK_DATAMUSE_URL` or
+  /// the public API: what `guesswork serve` and `guesswork words` use.
+  public static func fromEnvironment(_ environment: [String: String]) -> DatamuseSettings {
+    DatamuseSettings(
+      enabled: !["off", "0", "false", "no"].contains(
+        environment["GUESSWORK_DATAMUSE"]?.lowercased() ?? ""),
+      baseURL: environment["GUESSWORK_DATAMUSE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        ?? defaultURL)
+  }
 }
 
 /// Why a Datamuse request gave no words.
@@ -265,26 +274,6 @@ public struct WordBank: Sendable {
     for language in DatamuseClient.languages {
       for category in ContentLibrary.categoryIDs {
         _ = await refresh(category: category, language: language)
-      }
-    }
-  }
-}
-
-/// Refreshes the categories from Datamuse in the background: once shortly after start, then
-/// every hour (a category is only asked once a day). Stops with the server.
-struct WordRefreshService: Service {
-  let bank: WordBank
-
-  func run() async throws {
-    // A service that returns would stop the whole server: when off, wait for the end.
-    guard bank.datamuse.enabled else {
-      try? await gracefulShutdown()
-      return
-    }
-    await cancelWhenGracefulShutdown {
-      while !Task.isCancelled {
-        await bank.refreshDue()
-        try? await Task.sleep(for: .seconds(3600))
       }
     }
   }
