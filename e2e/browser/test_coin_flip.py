@@ -187,3 +187,49 @@ def test_a_whole_coin_flip_room_with_a_tv_and_two_phones(server, party):
     shot(tv, "room-tv-podium")
     for person in party:
         check_console_and_origin(person.d, server.url)
+
+
+# The instructions' "other games" as the five had them by hand, and Coin Flip's line drawn from
+# its catalog entry (title and blurb): a sixth game appears by itself.
+OTHER_GAMES = {
+    "en": ["Guess the Number: find my number with the higher/lower hints.",
+           "Color Match: does the meaning of the top word match the ink of the bottom one?",
+           "Bullseye: mix the target colour with three sliders.",
+           "Picture Quiz: tap the picture the question names.",
+           "Coin Flip: Call heads or tails before the coin lands."],
+    "es": ["Adivina el número: encuentra mi número con las pistas de mayor o menor.",
+           "Color a juego: ¿el significado de la palabra de arriba coincide con el color de la tinta de la de abajo?",
+           "En el blanco: mezcla el color objetivo con tres controles deslizantes.",
+           "Quiz de imágenes: toca la imagen que nombra la pregunta.",
+           "Cara o cruz: Di cara o cruz antes de que caiga la moneda."],
+}
+
+
+def other_games(person):
+    """The "other games" paragraph's lines, and the game names it shows in bold."""
+    WebDriverWait(person.d, 10, poll_frequency=POLL).until(
+        lambda d: person.js("return document.querySelectorAll('#other-games > span').length") >= 5,
+        "the other games were never listed")
+    return (person.js("return [...document.querySelectorAll('#other-games > span')].map((s) => s.textContent)"),
+            person.js("return [...document.querySelectorAll('#other-games strong')].map((s) => s.textContent)"))
+
+
+def test_the_instructions_name_every_game_of_the_catalog(server, browser):
+    browser.get_log("browser")
+    person = Person(browser, server.url, "Lia").resize(PHONE).join("Lia")
+    person.open("settings.html")
+    lines, names = other_games(person)
+    assert lines == OTHER_GAMES["en"]
+    assert names == [line.split(":")[0] for line in OTHER_GAMES["en"]]
+    # Guess or Pass has its own instructions above: it is not among the others.
+    assert person.text("#help-title") == "Instructions"
+    person.js("document.querySelector('#other-games').scrollIntoView({block: 'center'})")
+    person.settle()
+    person.d.save_screenshot(os.path.join(SCREENSHOTS, "coin-flip-settings-help-360x640.png"))
+    # In another language, the list follows.
+    person.click("input[name=language][value=es]")
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(
+        lambda d: other_games(person)[0] == OTHER_GAMES["es"], f"the list stays {other_games(person)[0]}")
+    person.click("input[name=language][value=en]")
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda d: other_games(person)[0] == OTHER_GAMES["en"])
+    check_console_and_origin(browser, server.url)
