@@ -24,6 +24,11 @@ def binary():
     return os.environ.get("GUESSWORK_BIN") or os.path.join(ROOT, ".build", "debug", "guesswork")
 
 
+def examples_binary():
+    """`guesswork-examples`: the five games and the test-only example games (Coin Flip)."""
+    return os.environ.get("GUESSWORK_EXAMPLES_BIN") or os.path.join(ROOT, ".build", "debug", "guesswork-examples")
+
+
 def psql(url, sql):
     """What `sql` answers on the PostgreSQL at `url` (psql's unaligned rows, as text)."""
     program = shutil.which("psql") or sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1]
@@ -40,7 +45,8 @@ def free_port():
 class Server:
     """A running `guesswork serve`; use as a context manager or call start()/stop()."""
 
-    def __init__(self, data_dir=None, database_url=None, port=None, env=None, args=None, https=False):
+    def __init__(self, data_dir=None, database_url=None, port=None, env=None, args=None, https=False,
+                 program=None):
         self.own_dir = data_dir is None and database_url is None
         self.data_dir = data_dir or tempfile.mkdtemp(prefix="guesswork-e2e-")
         self.database_url = database_url
@@ -48,6 +54,8 @@ class Server:
         self.env = env or {}
         self.args = args or []
         self.https = https
+        # The binary to run: `guesswork` (GUESSWORK_BIN) unless a test names another.
+        self.program = program
         self.process = None
         self.log_path = os.path.join(self.data_dir, f"server-{self.port}.log")
 
@@ -70,7 +78,7 @@ class Server:
         env.setdefault("GUESSWORK_PUBLIC_DIR", os.path.join(ROOT, "Sources", "GuessworkServer", "Public"))
         env.setdefault("GUESSWORK_I18N_DIR", os.path.join(ROOT, "Sources", "GuessworkContent", "Resources", "i18n"))
         env.update(self.env)
-        args = [binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
+        args = [self.program or binary(), "serve", "--port", str(self.port), "--data-dir", self.data_dir]
         if self.database_url:
             args += ["--database-url", self.database_url]
         args += self.args

@@ -8,7 +8,9 @@
 //     start() { ... },                                    // draws the page and plays (async)
 //   };
 //
-// and does nothing else when imported (a room may import it too). The markup is plain HTML with
+// and does nothing else when imported (a room may import it too, and the settings page reads its
+// `help`, if it has one: a catalog key, its line among the instructions' other games, whose
+// {game} is its title; without it the line is its title and blurb). The markup is plain HTML with
 // data-i18n keys, translated here as the page's own text is. The conventions the shared parts
 // rely on: an end section `#over` holding a `[data-daily-end]` slot (js/daily-badge.js fills it
 // for a daily game), "new game" buttons marked `data-new-game` (hidden for a daily), `#status`

@@ -1,9 +1,10 @@
 // Settings: name, avatar, the colour theme, devices (sign-in links, a new key, signing out), the Guess or
-// Pass input mode, the player's own categories and game-night reminders; the instructions are static text.
-import { api, boot, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
+// Pass input mode, the player's own categories and game-night reminders; the instructions are static
+// text but for the list of the other games, drawn from the catalog.
+import { api, boot, catalog, $, say, showPlayerChip, avatarSrc, el, initialOf, usePlayerTheme } from './api.js';
 import { uploadAvatar } from './avatar.js';
 import {
-  t, lang, choice, setLanguage, onLanguageChange, bind,
+  t, tNodes, lang, choice, setLanguage, onLanguageChange, bind,
 } from './i18n.js';
 
 /** A radio button's label as a message: its catalog key when it has one (so that a line naming
@@ -101,8 +102,25 @@ function devices() {
   });
 }
 
+// "The other games" in the instructions: every game of the catalog but those with instructions of
+// their own on this page ([data-help-game]), each in its own words: the line its module gives
+// (`export const help`, a catalog key whose {game} is the game's title), else its title and blurb.
+async function drawOtherGames() {
+  const { games } = await catalog();
+  const own = new Set([...document.querySelectorAll('[data-help-game]')].map((node) => node.dataset.helpGame));
+  const listed = games.filter((g) => !own.has(g.id) && /^[a-z0-9-]+$/.test(g.id));
+  const helps = await Promise.all(listed.map((g) => import(`./games/${g.id}.js`).then((module) => module.help, () => null)));
+  const lines = listed.map((g, i) => {
+    const game = el('strong', { text: g.title });
+    return el('span', { 'data-game': g.id },
+      ...(helps[i] ? tNodes(helps[i], { game }) : tNodes('settings.help.other.line', { game, blurb: g.blurb })));
+  });
+  $('#other-games').replaceChildren(...lines.flatMap((line, i) => (i ? [' ', line] : [line])));
+}
+
 async function main() {
   let player = await boot();
+  drawOtherGames().catch((e) => say(e.message, 'error'));
   devices();
   $('#name').value = player.name;
   showAvatar(player);
@@ -112,6 +130,7 @@ async function main() {
   // A new language: what this page wrote itself (the static text follows by its keys).
   onLanguageChange(() => {
     showAvatar(player);
+    drawOtherGames().catch((e) => say(e.message, 'error'));
     countWords();
     if (!$('#category-id').value) $('#category-save').textContent = t('settings.categories.create');
     else $('#category-save').textContent = t('settings.categories.save');

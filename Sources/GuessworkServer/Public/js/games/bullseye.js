@@ -7,6 +7,9 @@ import { celebrate, bestLines } from '../celebrate.js';
 import { channels, setSliders, currentGuess, preview } from '../colour-mix.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
 
+// Its line among the other games in the settings page's instructions ({game}: its title).
+export const help = 'bullseye.help.other';
+
 // The solo page: its sections, after the title and status line of game.html (js/game-page.js
 // puts them into the page and calls start).
 export const solo = {
