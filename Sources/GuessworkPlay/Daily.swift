@@ -142,7 +142,7 @@ public struct DailySet: Sendable {
     case .words:
       let categories = library.categories.sorted { $0.id < $1.id }
       let category = categories[pick % categories.count]
-      content = .words(GuessOrPassGame.Words(fresh: category.words), category: category.id)
+      content = .words(WordList(fresh: category.words), category: category.id)
     case .deck:
       let decks = library.decks.filter(\.isPlayable).sorted { $0.id < $1.id }
       content = .deck(decks[pick % decks.count])

@@ -54,12 +54,16 @@ struct API: Sendable {
   let caps: RoomCaps
   /// The sockets open here by client.
   let clientSockets: ClientSockets
+  /// Every language's texts (the bundled ones, or those of `GUESSWORK_I18N_DIR`).
+  let catalogs: [Language: GuessworkContent.Catalog]
 
   init(
     store: any GuessworkStore, identity: Identity, content: ContentLibrary, words: WordBank,
     clock: @escaping @Sendable () -> Instant, engines: GameEngines = GameEngines(),
-    rateLimits: RateLimits = .off, forwarded: Bool = false, caps: RoomCaps = RoomCaps()
+    rateLimits: RateLimits = .off, forwarded: Bool = false, caps: RoomCaps = RoomCaps(),
+    catalogs: [Language: GuessworkContent.Catalog] = GuessworkContent.Catalog.bundled
   ) {
+    self.catalogs = catalogs
     self.caps = caps
     self.clientSockets = ClientSockets(cap: caps.socketsPerClient)
     self.limiter = RateLimiter(rateLimits)
@@ -120,7 +124,7 @@ struct API: Sendable {
       return json(
         encoded: try await book.statisticsJSON(
           playerID: playerID, now: clock().milliseconds,
-          catalog: GuessworkContent.Catalog.of(request.language)))
+          catalog: catalog(request.language)))
     }
     router.post("/api/games") { request, _ in try await createGame(request) }
     router.get("/api/games/{id}") { request, context in
@@ -164,7 +168,7 @@ struct API: Sendable {
   /// The games, the categories (the built-in ones, then the asking player's own) and decks.
   private func catalog(_ request: Request) async throws -> Response {
     let language = request.language
-    let words = GuessworkContent.Catalog.of(language)
+    let words = catalog(language)
     var categories: [Catalog.CategoryEntry] = []
     for category in content.categories {
       categories.append(
@@ -182,6 +186,11 @@ struct API: Sendable {
         games: engines.all.map { $0.entry.rendered(words) },
         categories: categories,
         decks: try await decks.all().map { Decks.Entry($0.localized(language)) }))
+  }
+
+  /// The texts of `language`.
+  func catalog(_ language: Language) -> GuessworkContent.Catalog {
+    catalogs[language] ?? catalog(language)
   }
 
   // MARK: Players

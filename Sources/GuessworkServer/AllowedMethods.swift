@@ -9,10 +9,16 @@ struct AllowedMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
   /// Each route's path with its method.
   let routes: [(path: RouterPath, method: HTTPRequest.Method)]
   let site: StaticSite
+  /// The catalogs the refusal is said from.
+  let catalogs: [Language: Catalog]
 
-  init(routes: [Router<Context>.RouteDescription], site: StaticSite) {
+  init(
+    routes: [Router<Context>.RouteDescription], site: StaticSite,
+    catalogs: [Language: Catalog] = Catalog.bundled
+  ) {
     self.routes = routes.map { ($0.path, $0.method) }
     self.site = site
+    self.catalogs = catalogs
   }
 
   func handle(
@@ -28,7 +34,7 @@ struct AllowedMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
         for: APIError(
           .methodNotAllowed, "method-not-allowed", "error.methodNotAllowed",
           ["method": .text("\(request.method)"), "allowed": .text(allowed.joined(separator: ", "))]),
-        logger: context.logger, catalog: Catalog.of(request.language))
+        logger: context.logger, catalog: catalogs[request.language] ?? Catalog.of(request.language))
       response.headers[.allow] = allowed.joined(separator: ", ")
       return response
     }

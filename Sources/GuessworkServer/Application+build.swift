@@ -46,7 +46,7 @@ public func buildApplication(
   // Before every route: the router applies a middleware to the routes added after it.
   let routeMiddleware = RouteMiddleware<GuessworkContext>(
     metrics: configuration.metricsPort != nil ? RequestMetricsMiddleware() : nil,
-    edge: EdgeMiddleware(httpsOnly: configuration.sendsHSTS))
+    edge: EdgeMiddleware(httpsOnly: configuration.sendsHSTS, catalogs: catalogs))
   router.add(middleware: routeMiddleware)
   let words = WordBank(
     store: store, datamuse: configuration.datamuse, logger: logger,
@@ -60,7 +60,7 @@ public func buildApplication(
     clock: clock,
     engines: GameEngines(games),
     rateLimits: configuration.rateLimits,
-    forwarded: configuration.behindHTTPS, caps: configuration.roomCaps)
+    forwarded: configuration.behindHTTPS, caps: configuration.roomCaps, catalogs: catalogs)
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
   api.register(on: router)
@@ -70,7 +70,7 @@ public func buildApplication(
   let sockets = Router(context: GuessworkContext.self)
   // A refused upgrade is an error like any other: its status and a body that says why.
   sockets.add(
-    middleware: EdgeMiddleware(httpsOnly: configuration.sendsHSTS))
+    middleware: EdgeMiddleware(httpsOnly: configuration.sendsHSTS, catalogs: catalogs))
   rooms.registerSocket(on: sockets)
   PlaySocket(api: api, logger: logger).register(sockets: sockets, http: router)
   if let files = configuration.localCA {
@@ -95,7 +95,8 @@ public func buildApplication(
     generated: served, games: games.map { $0.kind.rawValue })
   router.add(middleware: StaticSiteMiddleware(site: site))
   // Last, once every route is known.
-  router.add(middleware: AllowedMethodsMiddleware(routes: router.routes, site: site))
+  router.add(
+    middleware: AllowedMethodsMiddleware(routes: router.routes, site: site, catalogs: catalogs))
   let onListening = configuration.onListening
   // A game's read and its actions go to the API without the router's trie, inside the same
   // middleware as the router's routes.

@@ -181,7 +181,7 @@ extension API {
   /// last, until every word has been seen and a new cycle starts.
   func roundWords(playerID: String, category id: String?, language: Language = .en)
     async throws -> (
-      GuessOrPassGame.Words, title: String
+      WordList, title: String
     )
   {
     guard let id else { throw APIError.noCategory }
@@ -189,7 +189,7 @@ extension API {
     let title: String
     if content.category(id) != nil {
       all = await words.words(category: id, language: language)
-      title = GuessworkContent.Catalog.of(language)("category.\(id)")
+      title = catalog(language)("category.\(id)")
     } else if id.hasPrefix(CustomCategoryRules.idPrefix),
       let custom = try await store.customCategory(id: id), custom.playerID == playerID
     {
@@ -203,8 +203,8 @@ extension API {
     if fresh.isEmpty {
       // Every word has been seen: start over.
       try await store.clearSeen(playerID: playerID, category: id)
-      return (GuessOrPassGame.Words(fresh: all), title)
+      return (WordList(fresh: all), title)
     }
-    return (GuessOrPassGame.Words(fresh: fresh, seen: all.filter { seen.contains($0) }), title)
+    return (WordList(fresh: fresh, seen: all.filter { seen.contains($0) }), title)
   }
 }

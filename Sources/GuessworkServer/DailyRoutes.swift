@@ -49,7 +49,7 @@ extension API {
       reply.share = .init(
         text: daily.shareText(
           engine, daily: tag, summary: summary, score: step.score, link: url,
-          in: GuessworkContent.Catalog.of(request.language)),
+          in: catalog(request.language)),
         url: url)
     }
     return reply
@@ -145,7 +145,7 @@ extension API {
       let play = plays[engine.kind.rawValue]
       return DailyEntry(
         game: engine.kind.rawValue,
-        title: GuessworkContent.Catalog.of(request.language).render(engine.title),
+        title: catalog(request.language).render(engine.title),
         emoji: engine.entry.emoji,
         page: engine.entry.page, number: DailyCalendar.number(day),
         state: play == nil ? "new" : play?.score == nil ? "playing" : "done",
@@ -238,7 +238,7 @@ extension API {
     let day = try day(request.uri.queryParameters.get("date").map { String($0) }, today: today)
     let period = request.uri.queryParameters.get("period").map { String($0) } ?? "day"
     let periods = DailyCalendar.periods(of: day)
-    let words = GuessworkContent.Catalog.of(request.language)
+    let words = catalog(request.language)
     let (key, title): (String, String) =
       switch period {
       case "day":

@@ -52,7 +52,7 @@ struct PlaySocket: Sendable {
         try api.clientSockets.open(client)
       } catch {
         let refusal = EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger)
-        try? await outbound.write(.custom(frame(Self.refusal(refusal, ref: nil, request: request))))
+        try? await outbound.write(.custom(frame(self.refusal(refusal, ref: nil, request: request))))
         try? await outbound.close(.policyViolation, reason: refusal.code)
         return
       }
@@ -68,7 +68,7 @@ struct PlaySocket: Sendable {
         // Who may connect is checked once the socket is open: a browser cannot read why an
         // upgrade was refused.
         let refusal = EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger)
-        try? await outbound.write(.custom(frame(Self.refusal(refusal, ref: nil, request: request))))
+        try? await outbound.write(.custom(frame(self.refusal(refusal, ref: nil, request: request))))
         try? await outbound.close(.policyViolation, reason: "no player")
         return
       }
@@ -115,7 +115,7 @@ struct PlaySocket: Sendable {
       return limited
     }
     guard case .text(let text) = message else {
-      return Self.refusal(
+      return self.refusal(
         APIError.badRequest(
           detail: "A message is JSON text: {\"ref\", \"game\", \"version\", \"action\"}."),
         ref: nil, request: request)
@@ -127,7 +127,7 @@ struct PlaySocket: Sendable {
     do {
       addressed = try body.read(Addressed.self)
     } catch {
-      return Self.refusal(
+      return self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger),
         ref: Self.ref(in: body.bytes), request: request)
     }
@@ -138,7 +138,7 @@ struct PlaySocket: Sendable {
       return Self.answer(
         ref: addressed.ref, status: 200, key: "reply", value: try? CompactJSON.text(reply))
     } catch {
-      return Self.refusal(
+      return self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger),
         ref: addressed.ref, request: request)
     }
@@ -154,7 +154,7 @@ struct PlaySocket: Sendable {
       // The refusal names the message's `ref`, when it has one, as any answer does.
       let ref: Int? =
         if case .text(let text) = message { Self.ref(in: Data(text.utf8)) } else { nil }
-      return Self.refusal(
+      return self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger), ref: ref,
         request: request)
     }
@@ -167,11 +167,11 @@ struct PlaySocket: Sendable {
   }
 
   /// An error's answer: its status, and the body `POST .../actions` would have answered with.
-  static func refusal(_ error: APIError, ref: Int?, request: Request) -> ByteBuffer {
-    answer(
+  func refusal(_ error: APIError, ref: Int?, request: Request) -> ByteBuffer {
+    Self.answer(
       ref: ref, status: Int(error.status.code), key: "error",
       value: try? CompactJSON.text(
-        error.body(in: GuessworkContent.Catalog.of(request.language)).error),
+        error.body(in: api.catalog(request.language)).error),
       retryAfter: error.retryAfter)
   }
 

@@ -249,7 +249,7 @@ extension API {
           byteBuffer: ByteBuffer(
             string: ICalendar.event(
               record, stamp: record.createdAt,
-              in: GuessworkContent.Catalog.of(
+              in: catalog(
                 PlayerView(player).preferences.language.spoken ?? request.language)))))
     }
     router.delete("/api/reminders/{id}") { request, context in
@@ -268,7 +268,7 @@ extension API {
     let input = try JSONDecoder().decode(NewReminder.self, from: try await body(of: request))
     let language = PlayerView(player).preferences.language.spoken ?? request.language
     let title = try ReminderRules.clean(
-      input.title ?? GuessworkContent.Catalog.of(language)("reminder.defaultTitle"),
+      input.title ?? catalog(language)("reminder.defaultTitle"),
       StoredText(field: "text.field.title", characters: ReminderRules.titleLimit))
     let place = try ReminderRules.clean(
       input.place ?? City.fallback.name,

@@ -125,7 +125,7 @@ final class Rooms: Sendable {
           key: Identity.token(of: request), inbound: inbound, outbound: outbound)
       } catch let error as APIError {
         let refusal = SocketError(
-          code: error.code, message: error.message(in: GuessworkContent.Catalog.of(language)))
+          code: error.code, message: error.message(in: self.api.catalog(language)))
         try? await outbound.write(.text(Self.encode(refusal)))
         try? await outbound.close(.policyViolation, reason: error.code)
       }

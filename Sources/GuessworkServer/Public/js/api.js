@@ -89,23 +89,8 @@ let catalogPromise = null;
 // asks again.
 onLanguageChange(() => { catalogPromise = null; }, { chrome: true });
 export function catalog() {
-  if (!catalogPromise) {
-    catalogPromise = api('GET', '/api/catalog').then(async (answer) => {
-      await ready;
-      return { ...answer, games: answer.games.map(ownTexts) };
-    });
-  }
+  if (!catalogPromise) catalogPromise = api('GET', '/api/catalog');
   return catalogPromise;
-}
-
-// The server writes a text its own catalog lacks as the text's key ("coin-flip.title"): a game
-// whose catalog file the pages have but the server was built without (a test's example game,
-// served from GUESSWORK_I18N_DIR) reads in the player's language all the same.
-function ownTexts(value) {
-  if (typeof value === 'string') return value.includes('.') && has(value) ? t(value) : value;
-  if (Array.isArray(value)) return value.map(ownTexts);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ownTexts(v)]));
-  return value;
 }
 
 /** A game's catalog entry (title, page, settings, figures), or a bare one if it is missing. */
