@@ -63,7 +63,7 @@ public func buildApplication(
     forwarded: configuration.behindHTTPS, caps: configuration.roomCaps, catalogs: catalogs)
   // The framework's ceiling, for the benchmarks: answers without touching anything.
   router.get("/ping") { _, _ in "pong" }
-  api.register(on: router)
+  api.addRoutes(to: router)
   let rooms = Rooms(api: api, logger: logger, games: games)
   rooms.register(on: router)
   // Sockets upgrade on a router of their own: only their path is tried for an upgrade.

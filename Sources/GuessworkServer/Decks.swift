@@ -93,3 +93,22 @@ extension APIError {
       ])
   }
 }
+
+extension API {
+  /// The Picture Quiz decks and their pictures.
+  func addDeckRoutes(to router: Router<some RemoteAddressRequestContext>) {
+    router.get("/api/decks") { request, _ in
+      json(try await decks.all().map { Decks.Entry($0.localized(request.language)) })
+    }
+    router.get("/api/decks/{id}") { request, context in
+      guard let found = try await decks.deck(try context.parameters.require("id")) else {
+        throw APIError.notFound("deck")
+      }
+      let deck = found.localized(request.language)
+      return json(Decks.Detail(deck: .init(deck), names: deck.items.map(\.name)))
+    }
+    router.get("/api/pictures/{id}") { request, context in
+      try await decks.picture(try context.parameters.require("id"), request: request)
+    }
+  }
+}

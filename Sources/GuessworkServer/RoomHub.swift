@@ -1,0 +1,179 @@
+import CoreMetrics
+import Foundation
+import GuessworkContent
+import GuessworkCore
+import GuessworkJSON
+import GuessworkPlay
+import GuessworkStore
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import NIOPosix
+import NIOWebSocket
+import ServiceLifecycle
+import Synchronization
+
+/// This instance's connections to rooms, and the rooms' states as last stored.
+actor RoomHub {
+  enum Outgoing: Sendable {
+    case text(String)
+    case close(WebSocketErrorCode, String)
+  }
+
+  struct Connection: Sendable {
+    let viewer: RoomViewer
+    let link: String
+    let sender: AsyncStream<Outgoing>.Continuation
+    /// When it connected, in the order connections came.
+    let serial: Int
+    /// The newest version of the room this connection has been sent.
+    var version = -1
+  }
+
+  private var serials = 0
+  private var announcing: Set<String> = []
+
+  /// Whether an announcement of room `code`'s connections is to be made (none is waiting).
+  func startAnnouncing(_ code: String) -> Bool { announcing.insert(code).inserted }
+  func doneAnnouncing(_ code: String) { announcing.remove(code) }
+
+  private var connections: [String: [UUID: Connection]] = [:]
+  private var states: [String: RoomState] = [:]
+  private var wakes: [String: Instant] = [:]
+  private var busy: Set<String> = []
+  private var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]
+  /// For the metrics: the sockets open here, and the rooms they watch.
+  private let sockets = CoreMetrics.Gauge(label: "guesswork_room_sockets")
+  private let watched = CoreMetrics.Gauge(label: "guesswork_rooms_watched")
+
+  /// Counts the sockets again after one opened or closed.
+  private func recount() {
+    sockets.record(connections.values.reduce(0) { $0 + $1.count })
+    watched.record(connections.count)
+  }
+
+  func state(_ code: String) -> RoomState? { states[code] }
+
+  func remember(_ state: RoomState) {
+    // Only rooms someone here is connected to stay in memory (their clocks are watched here);
+    // the others are read from the store when asked for.
+    let code = state.room.code
+    guard connections[code] != nil else { return }
+    if let known = states[code], known.version > state.version { return }
+    states[code] = state
+  }
+
+  func forget(_ code: String) { states[code] = nil }
+
+  /// Whether a connection here watches room `code`.
+  func isWatched(_ code: String) -> Bool { connections[code] != nil }
+
+  func connected(_ code: String) -> Set<String> {
+    Set(
+      (connections[code] ?? [:]).values.compactMap {
+        if case .player(let id) = $0.viewer { id } else { nil }
+      })
+  }
+
+  /// A new connection to room `code`, or nil when the room holds `caps.socketsPerRoom`
+  /// already. A player's newest connections win: past `caps.socketsPerPlayer`, their oldest
+  /// is closed.
+  func connect(
+    code: String, viewer: RoomViewer, link: String,
+    sender: AsyncStream<Outgoing>.Continuation, caps: RoomCaps
+  ) -> UUID? {
+    guard (connections[code]?.count ?? 0) < caps.socketsPerRoom else { return nil }
+    if case .player = viewer {
+      let own = (connections[code] ?? [:]).filter { $0.value.viewer == viewer }
+        .sorted { $0.value.serial < $1.value.serial }
+      for (id, oldest) in own.prefix(max(0, own.count - caps.socketsPerPlayer + 1)) {
+        oldest.sender.yield(.close(.policyViolation, "replaced by a newer connection"))
+        connections[code]?[id] = nil
+      }
+    }
+    let id = UUID()
+    serials += 1
+    connections[code, default: [:]][id] = Connection(
+      viewer: viewer, link: link, sender: sender, serial: serials)
+    recount()
+    return id
+  }
+
+  func disconnect(code: String, id: UUID) -> RoomState? {
+    connections[code]?[id] = nil
+    if connections[code]?.isEmpty == true {
+      connections[code] = nil
+      states[code] = nil
+    }
+    recount()
+    return states[code]
+  }
+
+  /// Who to tell of `state`, and the players connected here. A kicked player's connections
+  /// are told so and closed here.
+  func audience(of state: RoomState) -> (connections: [(UUID, Connection)], connected: Set<String>)
+  {
+    let code = state.room.code
+    var told: [(UUID, Connection)] = []
+    for (key, connection) in connections[code] ?? [:] {
+      if case .player(let player) = connection.viewer, state.room.member(player)?.kicked == true {
+        connection.sender.yield(.text(#"{"type":"kicked"}"#))
+        connection.sender.yield(.close(.policyViolation, "kicked"))
+        connections[code]?[key] = nil
+        recount()
+        continue
+      }
+      told.append((key, connection))
+    }
+    return (told, connected(code))
+  }
+
+  /// Sends each connection its view of version `version`, unless it has been sent a newer
+  /// one already (views are made side by side, so they may come here out of order). A closed
+  /// room's connections are let go once told.
+  func deliver(_ views: [(UUID, String)], code: String, version: Int, closing: Bool) {
+    for (id, text) in views {
+      guard var connection = connections[code]?[id], connection.version <= version else {
+        continue
+      }
+      connection.version = version
+      connection.sender.yield(.text(text))
+      if closing {
+        connection.sender.yield(.close(.normalClosure, "room closed"))
+        connections[code]?[id] = nil
+      } else {
+        connections[code]?[id] = connection
+      }
+    }
+    if closing { recount() }
+  }
+
+  /// The rooms (with connections here) whose clocks have run out.
+  func due(at now: Instant) -> [String] {
+    let due = wakes.filter { connections[$0.key] != nil && $0.value <= now }.map(\.key)
+    for code in due { wakes[code] = nil }
+    return due
+  }
+
+  /// When the views last sent of room `code` change by time alone: a round or turn runs out,
+  /// a countdown ends.
+  func wake(_ code: String, at instant: Instant?) { wakes[code] = instant }
+
+  /// Runs `body` when no other change of room `code` is running on this instance.
+  func serially<T: Sendable>(_ code: String, _ body: () async throws -> T) async throws -> T {
+    while busy.contains(code) {
+      await withCheckedContinuation { waiting[code, default: []].append($0) }
+    }
+    busy.insert(code)
+    defer {
+      busy.remove(code)
+      if var queue = waiting[code], !queue.isEmpty {
+        queue.removeFirst().resume()
+        waiting[code] = queue.isEmpty ? nil : queue
+      }
+    }
+    return try await body()
+  }
+}
