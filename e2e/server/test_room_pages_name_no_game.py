@@ -1,5 +1,5 @@
 """A party room's shared pages name no game (issue 53): room.html and screen.html, their scripts
-(room.js, screen.js, room-common.js) and css/room.css draw any game through its module,
+(room.js, room-lobby.js, room-results.js, screen.js, room-common.js) and css/room.css draw any game through its module,
 js/games/<id>.js, whose `room` export draws the game's part (and css/games/<id>.css styles it).
 The games' ids come from the modules' file names; a game the catalog says a room can play
 (`rooms`) has a module that exports `room`."""
@@ -13,7 +13,8 @@ import pytest
 from support.server import ROOT, Server
 
 PUBLIC = os.path.join(ROOT, "Sources", "GuessworkServer", "Public")
-SHARED = ["room.html", "screen.html", "js/room.js", "js/screen.js", "js/room-common.js", "css/room.css"]
+SHARED = ["room.html", "screen.html", "js/room.js", "js/room-lobby.js", "js/room-results.js", "js/screen.js",
+          "js/room-common.js", "css/room.css"]
 
 
 def game_ids():

@@ -1,7 +1,10 @@
 // The party room on a phone (room.html): join with a code (or create a room and host it), then
 // follow the room's views as its socket pushes them: the lobby, each round's own game, the
 // reveal, Guess or Pass turns in teams, and the podium. The server is the only judge; this page
-// draws what a view says and sends the player's taps. The protocol is docs/rooms.md.
+// draws what a view says and sends the player's taps. The protocol is docs/rooms.md. The lobby
+// (and the host's menu in it) is drawn by room-lobby.js, the reveal and the podium by
+// room-results.js; this file holds the rest: joining and leaving, being removed, each view's
+// phase, a round and a team's turn, the keys, and the host's buttons outside the lobby.
 //
 // This page and the shared screen (screen.js) name no game: each game's module, js/games/<id>.js,
 // exports `room`, loaded by the game's id (loadGame in room-common.js, with css/games/<id>.css),
@@ -24,23 +27,19 @@
 //   turnOver(area, view, prefix)  what the turn came to (its words), ids prefixed with `prefix`
 // ctx: { code, round (its number), view() (the room's view now), send(action) (plays it: resolves
 // with the view after it, or null), redraw(), tick() }.
-import { api, boot, catalog, gameEntry, el, $, setText, say, openDialog, closeDialog, showPlayerChip } from './api.js';
-import { settingsForm, readSettings } from './settings-form.js';
-import { play as sound } from './sound.js';
-import { celebrate } from './celebrate.js';
-import { ready, t, formatNumber } from './i18n.js';
-import { wireAvatarPicker } from './avatar-picker.js';
+import { api, boot, $, setText, say, openDialog, closeDialog } from './api.js';
+import { ready, t } from './i18n.js';
 import {
   normaliseCode, validCode, codeFromURL, setCodeInURL, roomPath, roomAction, RoomSocket, ViewKeeper,
-  clockOf, seconds, hostAction, gameTitle, avatar, playerById, present, teamName, standingsList, drawTurnOver, teamScores, everyQuarterSecond,
-  rememberPlaces, hostName, teamPodiumOf, teamResult, loadGame, gameNow,
+  clockOf, seconds, hostAction, gameTitle, playerById, present, teamName, standingsList, drawTurnOver, teamScores, everyQuarterSecond,
+  rememberPlaces, hostName, gameNow,
 } from './room-common.js';
+import { wireLobby, drawLobby } from './room-lobby.js';
+import { drawReveal, drawPodium } from './room-results.js';
 
 const keeper = new ViewKeeper();
 let code = null;
 let socket = null;
-let hostPanelBuilt = false;
-let chooseTimer = 0;
 // The round drawn (its number), so that a new one starts afresh and a view of the same one only
 // updates it, and what draws it (the game's room.phone).
 let shownRound = null;
@@ -51,9 +50,7 @@ let roundView = null;
 // The team turn drawn (its number) and what draws it (the game's room.turnPhone).
 let shownTurn = null;
 let turnDrawer = null;
-// The host menu's own part of each game (room.hostSetup), by the game's id.
-const hostSetups = new Map();
-let soundedReveal = null;
+// Whether the podium drawn has cheered (once, when it first shows).
 let cheeredPodium = false;
 // The phase drawn last: a status line (an error of the last round...) goes when it changes.
 let shownPhase = null;
@@ -263,12 +260,12 @@ function render() {
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
   if (v.phase !== 'question') shownRound = null;
   if (v.phase !== 'turn') shownTurn = null;
-  if (v.phase === 'lobby') renderLobby(v);
+  if (v.phase === 'lobby') drawLobby(v);
   else if (v.phase === 'question') renderQuestion(v, game);
-  else if (v.phase === 'reveal') renderReveal(v, game);
+  else if (v.phase === 'reveal') drawReveal(v, game, you().id, context);
   else if (v.phase === 'turn') renderTurn(v, game);
   else if (v.phase === 'turnOver') renderTurnOver(v, game);
-  else if (v.phase === 'podium') renderPodium(v);
+  else if (v.phase === 'podium') { drawPodium(v, you().id, !cheeredPodium); cheeredPodium = true; }
   if (v.phase !== 'podium') cheeredPodium = false;
   tick();
 }
@@ -290,135 +287,6 @@ function tick() {
     if (turnDrawer && turnDrawer.tick) turnDrawer.tick({ countdown, total });
   }
 }
-
-// ------------------------------------------------------------------------------------------------
-// The lobby
-
-function renderLobby(v) {
-  const host = !!you().host;
-  setText('#lobby-join', t('room.lobby.join', { code: v.code, link: v.link || '' }));
-  const people = byTeam(host ? v.players || [] : present(v));
-  $('#lobby-players').replaceChildren(...people.map((p) => playerRow(p, host)));
-  setText('#lobby-count', t('room.lobby.count', { count: present(v).length, limit: v.limit }));
-  setText('#lobby-wait', host ? '' : v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
-  $('#guest-actions').hidden = host;
-  $('#host-panel').hidden = !host;
-  drawLook();
-  if (host) {
-    $('#open-screen').href = `screen.html?code=${encodeURIComponent(v.code)}`;
-    if (!hostPanelBuilt) buildHostPanel(v).catch((e) => say(e.message, 'error'));
-  }
-}
-
-// The players, team by team when they have teams (in the order they joined within a team).
-const byTeam = (people) => [...people].sort((a, b) => (a.team ?? -1) - (b.team ?? -1));
-
-function playerRow(p, host) {
-  const self = p.id === you().id;
-  const classes = ['room-player', p.connected === false ? 'away' : '', p.kicked ? 'kicked' : '', self ? 'you' : ''].join(' ');
-  const tags = [p.host ? t('room.player.host') : '', self ? t('room.player.you') : '', p.kicked ? t('room.player.removed') : '']
-    .filter(Boolean).join(' · ');
-  let action = null;
-  if (host && !self) {
-    action = p.kicked
-      ? el('button', { type: 'button', class: 'secondary small', 'data-readmit': p.id, text: t('room.host.readmit'), on: { click: () => hostAct({ type: 'readmit', player: p.id }) } })
-      : el('button', { type: 'button', class: 'bad small', 'data-kick': p.id, text: t('room.host.kick'), 'aria-label': t('room.host.kickName', { name: p.name }), on: { click: () => hostAct({ type: 'kick', player: p.id }) } });
-  }
-  const team = typeof p.team === 'number' ? el('span', { class: `team-tag team-${p.team % 4}`, text: teamName(p.team) }) : null;
-  return el('li', { class: classes, 'data-id': p.id }, avatar(p), el('span', { class: 'name', text: p.name }),
-    team, el('span', { class: 'tags', text: tags }), action);
-}
-
-// The player's picture, chosen in the lobby: an emoji (drawn into a picture and uploaded as the
-// avatar) or a photo. The room hears of it when the player joins again with the new profile.
-let lookBuilt = false;
-function drawLook() {
-  const me = mine();
-  const details = $('#look');
-  if (!lookBuilt) {
-    lookBuilt = true;
-    // Open at first for someone without a picture: the shared screen shows only an initial.
-    details.open = !(me && me.avatar);
-    wireAvatarPicker($('#look-picker'), pictureChosen);
-  }
-}
-
-async function pictureChosen(player) {
-  showPlayerChip(player);
-  if (!code) return;
-  try {
-    accept(await api('POST', `${roomPath(code)}/join`, {}));
-    say({ key: 'room.look.saved' });
-  } catch (e) {
-    say(e.message, 'error');
-  }
-}
-
-// The host's choice of the next game, drawn once from the catalog (and the room's choice, after
-// a reload): the games a room can play (`rooms` in the catalog; without that field, those whose
-// module has a `room`). Every change is sent as the room's choice, and Start sends it once more.
-async function buildHostPanel(v) {
-  hostPanelBuilt = true;
-  const { games } = await catalog();
-  const offered = [];
-  for (const g of games) {
-    if (g.rooms === false) continue;
-    if (g.rooms === true || (await loadGame(g.id))) offered.push(g);
-  }
-  $('#host-game').replaceChildren(...offered.map((g) => el('option', { value: g.id, text: `${g.emoji} ${g.title}` })));
-  if (v.game && offered.some((g) => g.id === v.game.kind)) $('#host-game').value = v.game.kind;
-  await drawSettings(v.game);
-  $('#host-game').addEventListener('change', async () => { await drawSettings(null); chooseSoon(); });
-  for (const id of ['#host-game-setup', '#host-settings']) $(id).addEventListener('change', chooseSoon);
-}
-
-/** The chosen game's settings and own choices; `game`, the room's choice, fills them in. */
-async function drawSettings(game) {
-  const id = $('#host-game').value;
-  const [entry, room] = await Promise.all([gameEntry(id), loadGame(id)]);
-  if ($('#host-game').value !== id) return; // another game was chosen meanwhile
-  settingsForm(entry, $('#host-settings'), { prefix: 'room-set-', main: room && room.settings });
-  const values = game && game.settings;
-  for (const input of $('#host-settings').querySelectorAll('[data-setting]')) {
-    const value = values && values[input.dataset.setting];
-    if (value === undefined || value === null) continue;
-    if (input.dataset.kind === 'flag') input.checked = !!value;
-    else input.value = String(value);
-    input.dispatchEvent(new Event('input'));
-  }
-  // Each game's own part is drawn once and kept (what was chosen in it stays when the host looks
-  // at another game and comes back).
-  if (!hostSetups.has(id) && room && room.hostSetup) {
-    const box = el('div', { 'data-game': id });
-    $('#host-game-setup').append(box);
-    hostSetups.set(id, { box, setup: await room.hostSetup(box) });
-  }
-  for (const [other, { box }] of hostSetups) box.hidden = other !== id;
-  if (game && game.kind === id && hostSetups.has(id)) hostSetups.get(id).setup.set(game);
-}
-
-function chosen() {
-  const game = $('#host-game').value;
-  const own = hostSetups.has(game) ? hostSetups.get(game).setup.read() : {};
-  return { type: 'choose', game, settings: readSettings($('#host-settings')), ...own };
-}
-
-function chooseSoon() {
-  clearTimeout(chooseTimer);
-  chooseTimer = setTimeout(() => hostAct(chosen()), 300);
-}
-
-async function start() {
-  clearTimeout(chooseTimer);
-  $('#start').disabled = true;
-  try {
-    if (await hostAct(chosen())) await hostAct({ type: 'start' });
-  } finally {
-    $('#start').disabled = false;
-  }
-}
-
-const hostAct = (action) => hostAction(code, keeper, action, accept);
 
 // ------------------------------------------------------------------------------------------------
 // A round: the player's own game
@@ -507,77 +375,9 @@ function renderTurnOver(v, game) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Reveal and podium
+// The host's buttons, keys and start
 
-function renderReveal(v, game) {
-  const result = ((v.reveal && v.reveal.results) || []).find((r) => r.id === you().id);
-  const points = (v.round && typeof v.round.points === 'number') ? v.round.points : (result ? result.points : 0);
-  const playing = !!result;
-  const r = v.round || {};
-  const rv = r.view || {};
-  const shown = (game && game.reveal && game.reveal(rv, context(r.number))) || {};
-  let title = t('screen.reveal.title', { number: r.number, count: r.of });
-  if (playing) title = result.answered === false ? t('room.reveal.none') : result.correct ? t('room.reveal.right') : t('room.reveal.wrong');
-  // A game may word the player's result its own way (Bullseye: by how different the colour
-  // looks, "Close", "Different": points alone do not make it right).
-  if (playing && result.answered !== false && shown.title) title = shown.title;
-  const box = $('#reveal');
-  box.classList.toggle('right', !!(result && result.correct));
-  box.classList.toggle('wrong', !(result && result.correct));
-  setText('#reveal-title', title);
-  setText('#reveal-points', playing ? t('room.reveal.points', { count: points }) : '');
-  setText('#reveal-answer', shown.answer || '');
-  $('#reveal-standings').replaceChildren(standingsList(v, shortStandings(v), you().id));
-  if (soundedReveal !== r.number) {
-    soundedReveal = r.number;
-    if (result) sound(result.correct ? 'correct' : 'wrong');
-  }
-}
-
-// The top five, and the player's own line when it is further down.
-function shortStandings(v) {
-  const rows = v.standings || [];
-  const top = rows.slice(0, 5);
-  const own = rows.find((r) => r.id === you().id);
-  return own && !top.includes(own) ? [...top.slice(0, 4), own] : top;
-}
-
-function renderPodium(v) {
-  const teams = teamPodiumOf(v);
-  if (teams) { renderTeamPodium(v, teams); return; }
-  const rows = v.standings || v.podium || [];
-  const own = rows.find((r) => r.id === you().id) || (v.podium || []).find((r) => r.id === you().id);
-  setText('#podium-title', own ? t('room.podium.rank', { place: own.rank }) : t('room.podium.title'));
-  setText('#podium-score', own ? t('room.podium.score', { score: own.score }) : '');
-  setText('#podium-medal', own ? ['🥇', '🥈', '🥉'][own.rank - 1] || '🎉' : '🏁');
-  $('#podium-standings').replaceChildren(standingsList(v, rows, you().id));
-  const fresh = !cheeredPodium;
-  cheeredPodium = true;
-  celebrate($('#podium'), own && own.rank === 1 ? [t('room.podium.won')] : [], fresh);
-}
-
-// A team game ends on the teams: who won (or tied), by how much, and each team's players.
-function renderTeamPodium(v, rows) {
-  const own = rows.find((row) => (row.players || []).includes(you().id));
-  setText('#podium-title', teamResult(rows));
-  setText('#podium-score', own ? t('room.podium.yourTeam', { team: teamName(own.team), score: own.score }) : '');
-  setText('#podium-medal', own ? ['🥇', '🥈', '🥉'][own.rank - 1] || '🎉' : '🏁');
-  $('#podium-standings').replaceChildren(el('ol', { class: 'team-podium' }, rows.map((row) => el('li', {
-    class: `team-block team-${row.team % 4}${own === row ? ' you' : ''}`, 'data-team': row.team,
-  },
-  el('p', { class: 'team-head' }, el('span', { class: 'rank', text: formatNumber(row.rank) }), el('span', { text: teamName(row.team) }),
-    el('strong', { text: formatNumber(row.score) })),
-  el('ul', { class: 'team-members' }, (row.players || []).map((id) => {
-    const p = playerById(v, id) || { id, name: '?' };
-    return el('li', {}, avatar(p), el('span', { class: 'name', text: p.name }));
-  }))))));
-  const fresh = !cheeredPodium;
-  cheeredPodium = true;
-  celebrate($('#podium'), own && own.rank === 1 ? [t('room.podium.teamWon')] : [], fresh);
-}
-
-// ------------------------------------------------------------------------------------------------
-// Keys and start
+const hostAct = (action) => hostAction(code, keeper, action, accept);
 
 function onKey(event) {
   const v = view();
@@ -588,6 +388,7 @@ function onKey(event) {
 }
 
 function wire() {
+  wireLobby({ code: () => code, you, mine, accept, hostAct });
   $('#code-input').addEventListener('input', (e) => {
     const input = e.currentTarget;
     const value = normaliseCode(input.value);
@@ -606,7 +407,6 @@ function wire() {
   $('#create-button').addEventListener('click', create);
   $('#rejoin').addEventListener('click', () => { if (code) join(code); });
   $('#leave').addEventListener('click', leave);
-  $('#start').addEventListener('click', start);
   // Closing ends the night for everyone: asked once more, in a dialog, from a button far from
   // Next and Start.
   $('#close-room').addEventListener('click', () => openDialog($('#close-dialog')));

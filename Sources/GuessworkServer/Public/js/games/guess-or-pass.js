@@ -1,11 +1,15 @@
 // Guess or Pass: category grid, then a timed round of words answered by buttons, swipes,
 // tilts or keys. The server keeps the words and the clock (the page asks for the view again
-// as each second passes); only the bar drains locally between answers.
+// as each second passes); only the bar drains locally between answers. Tilts and swipes are
+// read by js/gestures.js, the screen held awake by js/hold-screen.js; the game in a party room
+// is drawn by guess-or-pass/room.js.
 import { GameSession, boot, resumeOrSetup, api, catalog, gameEntry, el, $, setText, say, animate, openDialog, closeDialog, setGameIdInURL } from '../api.js';
 import { settingsForm, readSettings } from '../settings-form.js';
 import { play as sound } from '../sound.js';
 import { celebrate, bestLines } from '../celebrate.js';
 import { ready, t, tm, formatNumber } from '../i18n.js';
+import { watchTilts, watchSwipes } from '../gestures.js';
+import { holdScreen, holdingScreen, releaseScreen } from '../hold-screen.js';
 
 // The solo page: its sections, after the title and status line of game.html (js/game-page.js
 // puts them into the page and calls start).
@@ -89,7 +93,7 @@ let tickedAt = null;
 
 const mode = () => (player && player.preferences && player.preferences.inputMode) || 'all';
 // When tilting cannot work, buttons and swipes always can: a tilt-only round stays playable.
-const allows = (m) => mode() === 'all' || mode() === m || (!!tiltOff && m !== 'tilts');
+const allows = (m) => mode() === 'all' || mode() === m || (!!tilt.off && m !== 'tilts');
 
 function categoryTitle(id) {
   const c = categories.find((x) => x.id === id);
@@ -133,7 +137,7 @@ function render(reply) {
   scheduleRefresh(v);
   if (!stopLoop) stopLoop = animate(tick);
   // A round this page did not start (a reload mid-round): no tap to ask with, so no fullscreen.
-  if (!holding) { holdScreen(false); requestTilt(); }
+  if (!holdingScreen()) { holdScreen(false); requestTilt(); }
 }
 
 // The view's countdown digit and seconds change as each whole second of the phase passes (and
@@ -203,99 +207,25 @@ function onKey(event) {
   event.preventDefault();
 }
 
-// Swipes: right = guessed, left = pass, measured from pointer down to pointer up.
-function setupSwipes() {
-  const stage = $('#stage');
-  let start = null;
-  stage.addEventListener('pointerdown', (e) => {
-    if (!allows('swipes')) return;
-    start = { x: e.clientX, y: e.clientY, id: e.pointerId };
-    try { stage.setPointerCapture(e.pointerId); } catch { /* synthetic pointer */ }
-  });
-  stage.addEventListener('pointerup', (e) => {
-    if (!start || e.pointerId !== start.id) return;
-    const dx = e.clientX - start.x;
-    const dy = e.clientY - start.y;
-    start = null;
-    if (Math.abs(dx) >= 50 && Math.abs(dx) > Math.abs(dy)) send(dx > 0 ? 'guessed' : 'pass');
-  });
-  stage.addEventListener('pointercancel', () => { start = null; });
-}
+// Swipes: right = guessed, left = pass. Tilts: screen towards the floor (a nod forward) =
+// guessed, towards the ceiling = pass (js/gestures.js says how far).
+const tilt = watchTilts({
+  enabled: () => allows('tilts'),
+  onTilt: (way) => send(way === 'forward' ? 'guessed' : 'pass'),
+  onChange: applyMode,
+});
+// Why tilting is off ("Tilting is off because …"), by the reason js/gestures.js gives.
+const TILT_OFF = {
+  http: 'guess-or-pass.tilt.http', noApi: 'guess-or-pass.tilt.noApi', denied: 'guess-or-pass.tilt.denied',
+  noSensor: 'guess-or-pass.tilt.noSensor', silent: 'guess-or-pass.tilt.silent',
+};
 
-// Tilts: the angle of the screen from upright, from the device orientation. Screen towards
-// the floor by 60° or more (a nod forward) = guessed; towards the ceiling = pass. The next
-// tilt counts once the phone is back within 20° of upright.
-let armed = true;
-let tiltListening = false;
-// Why tilting cannot work here (the key of a phrase for "Tilting is off because …"), or null.
-let tiltOff = null;
-let tiltWait = 0;
-export function tiltFromOrientation(beta, gamma) {
-  const rad = Math.PI / 180;
-  const up = Math.cos(beta * rad) * Math.cos(gamma * rad);
-  return Math.asin(Math.max(-1, Math.min(1, up))) / rad;
-}
-
-function onOrientation(event) {
-  if (!allows('tilts')) return;
-  // Browsers without a sensor send one event with no angles.
-  if (event.beta === null || event.gamma === null) { tiltUnavailable('guess-or-pass.tilt.noSensor'); return; }
-  tiltWorks();
-  const tilt = tiltFromOrientation(event.beta, event.gamma);
-  if (armed) {
-    if (tilt <= -60) { armed = false; send('guessed'); }
-    else if (tilt >= 60) { armed = false; send('pass'); }
-  } else if (Math.abs(tilt) <= 20) {
-    armed = true;
-  }
-}
-
-// Listens for tilts; a sensor that says nothing in its first seconds counts as missing.
-function listenForTilts() {
-  if (tiltListening) return;
-  tiltListening = true;
-  window.addEventListener('deviceorientation', onOrientation);
-  clearTimeout(tiltWait);
-  tiltWait = setTimeout(() => tiltUnavailable('guess-or-pass.tilt.silent'), 3000);
-}
-
-function tiltWorks() {
-  clearTimeout(tiltWait);
-  if (!tiltOff) return;
-  tiltOff = null;
-  applyMode();
-}
-
-// Says, in one sentence during the round, why tilting is off and what works instead.
-function tiltUnavailable(reason) {
-  clearTimeout(tiltWait);
-  if (tiltOff === reason) return;
-  tiltOff = reason;
-  applyMode();
-}
-
-/**
- * Asks for motion access where the browser wants it asked from a tap (iOS), and listens for
- * tilts. Call it from the click that starts the round: both requests go out before any await,
- * while the tap still counts.
- */
+/** Asks for motion access and listens for tilts: call it from the tap that starts the round. */
 async function requestTilt() {
-  if (!allows('tilts')) return;
-  if (!window.isSecureContext) { tiltUnavailable('guess-or-pass.tilt.http'); return; }
-  if (!('DeviceOrientationEvent' in window)) { tiltUnavailable('guess-or-pass.tilt.noApi'); return; }
-  const asks = [window.DeviceMotionEvent, window.DeviceOrientationEvent]
-    .filter((E) => E && typeof E.requestPermission === 'function')
-    .map((E) => E.requestPermission());
-  try {
-    const answers = await Promise.all(asks);
-    if (answers.some((a) => a !== 'granted')) { tiltUnavailable('guess-or-pass.tilt.denied'); return; }
-  } catch {
-    // Asked outside a tap (a resumed round): a tap on "Enable tilting" asks again.
-    $('#tilt-enable').hidden = false;
-    return;
-  }
-  $('#tilt-enable').hidden = true;
-  listenForTilts();
+  const answer = await tilt.request();
+  // Asked outside a tap (a resumed round): a tap on "Enable tilting" asks again.
+  if (answer === 'tap') $('#tilt-enable').hidden = false;
+  else if (answer === 'on') $('#tilt-enable').hidden = true;
 }
 
 function applyMode() {
@@ -303,47 +233,12 @@ function applyMode() {
   const ways = [];
   if (allows('buttons')) ways.push(t('guess-or-pass.help.buttons'));
   if (allows('swipes')) ways.push(t('guess-or-pass.help.swipes'));
-  if (allows('tilts') && !tiltOff) ways.push(t('guess-or-pass.help.tilts'));
+  if (allows('tilts') && !tilt.off) ways.push(t('guess-or-pass.help.tilts'));
   ways.push(t('guess-or-pass.help.keys'));
   setText('#input-help', t('guess-or-pass.help', { ways: ways.join(' · ') }));
   setText('#mode-line', t('guess-or-pass.modeLine', { mode: t(MODE_TEXT[mode()] || MODE_TEXT.all) }));
-  $('#tilt-note').hidden = !tiltOff;
-  setText('#tilt-note', tiltOff ? t('guess-or-pass.tilt.off', { reason: t(tiltOff) }) : '');
-}
-
-// The round holds the screen: fullscreen (asked from the tap that starts it) and awake (a
-// phone held to the forehead must not dim), until it ends. A refusal changes nothing else.
-let holding = false;
-let wakeLock = null;
-let askingForWakeLock = false;
-function holdScreen(fullscreen) {
-  holding = true;
-  const root = document.documentElement;
-  if (fullscreen && !document.fullscreenElement && root.requestFullscreen) root.requestFullscreen().catch(() => {});
-  keepAwake();
-}
-
-// The browser lets a wake lock go when the page is hidden: take it again on coming back.
-// One request at a time, so that no second lock is left held.
-async function keepAwake() {
-  if (!holding || wakeLock || askingForWakeLock || !navigator.wakeLock || document.visibilityState !== 'visible') return;
-  askingForWakeLock = true;
-  try {
-    const lock = await navigator.wakeLock.request('screen');
-    if (!holding) { lock.release().catch(() => {}); return; }
-    wakeLock = lock;
-    lock.addEventListener('release', () => { if (wakeLock === lock) wakeLock = null; });
-  } catch {
-    // Refused (battery saver, say): the screen may dim.
-  } finally {
-    askingForWakeLock = false;
-  }
-}
-
-function releaseScreen() {
-  holding = false;
-  if (wakeLock) { wakeLock.release().catch(() => {}); wakeLock = null; }
-  if (document.fullscreenElement && document.exitFullscreen) document.exitFullscreen().catch(() => {});
+  $('#tilt-note').hidden = !tilt.off;
+  setText('#tilt-note', tilt.off ? t('guess-or-pass.tilt.off', { reason: t(TILT_OFF[tilt.off]) }) : '');
 }
 
 // The best scores: overall, and per category from the figure the catalog says holds them.
@@ -421,7 +316,7 @@ async function startGame() {
   holdScreen(true);
   announcedTen = false;
   tickedAt = null;
-  armed = true;
+  tilt.arm();
   try {
     await session.start({ category: chosen, settings: readSettings($('#settings')) });
     say('');
@@ -469,14 +364,13 @@ async function main() {
   settingsForm(game, $('#settings'), { prefix: 'set-', main: ['duration'] });
   buildCategories();
   applyMode();
-  setupSwipes();
+  watchSwipes($('#stage'), { enabled: () => allows('swipes'), swiped: (right) => send(right ? 'guessed' : 'pass') });
   $('#play-button').addEventListener('click', play);
   $('#no-category-ok').addEventListener('click', () => closeDialog($('#no-category')));
   $('#settings').addEventListener('change', showChoice);
   $('#guessed').addEventListener('click', () => send('guessed'));
   $('#pass').addEventListener('click', () => send('pass'));
   $('#end').addEventListener('click', () => session.act({ type: 'end' }));
-  document.addEventListener('visibilitychange', keepAwake);
   $('#tilt-enable').addEventListener('click', requestTilt);
   $('#again').addEventListener('click', () => { if (chosen) startGame(); else showSetup(); });
   $('#change').addEventListener('click', showSetup);
@@ -486,149 +380,8 @@ async function main() {
 
 
 // ---- In a room ----
-// Guess or Pass in a party room, in teams (js/room.js says what `room` holds): a turn at a time,
-// one player holds their phone to their forehead and taps Got it or Pass; the word shows on the
-// shared screen or on the teammates' phones (the host's choice), never on the holder's; after
-// the turn, its words, guessed and passed.
-import { markup, seconds as wholeSeconds, teamName } from '../room-common.js';
+// Guess or Pass in a party room, in teams: a turn at a time, one player holds their phone to
+// their forehead while their team gives clues. guess-or-pass/room.js draws each part.
+import { hostSetup, turnPhone, turnScreen, turnOver } from './guess-or-pass/room.js';
 
-export const room = {
-  settings: ['duration'],
-
-  // The category, the number of teams and where the word shows.
-  async hostSetup(box) {
-    box.replaceChildren(markup(`
-      <div class="field">
-        <label for="host-category" data-i18n="room.host.category">Category</label>
-        <select id="host-category"></select>
-      </div>
-      <div class="row settings-row">
-        <div class="field">
-          <label for="host-teams" data-i18n="room.host.teams">Teams</label>
-          <select id="host-teams"><option value="2">2</option><option value="3">3</option><option value="4">4</option></select>
-        </div>
-        <div class="field">
-          <label for="host-words" data-i18n="room.host.wordsOn">The word shows</label>
-          <select id="host-words">
-            <option value="screen" data-i18n="room.host.wordsOn.screen">on the shared screen</option>
-            <option value="phones" data-i18n="room.host.wordsOn.phones">on the teammates' phones</option>
-          </select>
-        </div>
-      </div>`));
-    const { categories } = await catalog();
-    $('#host-category', box).replaceChildren(...(categories || []).map((c) => el('option', { value: c.id, text: c.title })));
-    return {
-      set(game) {
-        if (game.variant) $('#host-category', box).value = game.variant;
-        if (game.teams) $('#host-teams', box).value = String(game.teams);
-        if (game.wordsOn) $('#host-words', box).value = game.wordsOn;
-      },
-      read: () => ({
-        category: $('#host-category', box).value, teams: Number($('#host-teams', box).value), wordsOn: $('#host-words', box).value,
-      }),
-    };
-  },
-
-  turnPhone(area, ctx) {
-    area.replaceChildren(markup(`
-      <div id="holder-box" class="holder-box" hidden>
-        <p class="forehead" data-i18n="room.turn.forehead">📱 Hold the phone to your forehead, screen out: your team gives you clues.</p>
-        <div class="big-count" id="holder-countdown" aria-live="assertive" hidden></div>
-        <div class="gop-buttons">
-          <button type="button" class="bad" id="turn-pass" data-i18n="room.turn.pass">Pass ⏭</button>
-          <button type="button" class="good" id="turn-got" data-i18n="room.turn.gotIt">Got it ✓</button>
-        </div>
-      </div>
-      <div id="clue-box" class="clue-box" hidden>
-        <p id="clue-lead" class="clue-lead"></p>
-        <p id="clue-word" class="clue-word" aria-live="polite"></p>
-      </div>
-      <p id="turn-guessed" class="turn-guessed"></p>`));
-    const got = $('#turn-got', area);
-    const pass = $('#turn-pass', area);
-    let sending = false;
-    const answer = async (type) => {
-      const v = ctx.view();
-      if (!v || v.phase !== 'turn' || sending || got.disabled) return;
-      sending = true;
-      got.disabled = true;
-      pass.disabled = true;
-      const after = await ctx.send({ type });
-      sending = false;
-      if (after) sound(type === 'guessed' ? 'correct' : 'wrong');
-      got.disabled = false;
-      pass.disabled = false;
-      ctx.tick();
-    };
-    got.addEventListener('click', () => answer('guessed'));
-    pass.addEventListener('click', () => answer('pass'));
-    return {
-      draw(v, { holding, mate, holder }) {
-        const turn = v.turn || {};
-        const tv = turn.view || {};
-        $('#holder-box', area).hidden = !holding;
-        $('#clue-box', area).hidden = holding;
-        const lead = $('#clue-lead', area);
-        const word = $('#clue-word', area);
-        // The holder's phone never shows the word, whatever a view carries.
-        if (holding) setText(word, '');
-        else if (mate) {
-          setText(lead, tv.word ? t('room.turn.clue', { name: holder.name }) : t('room.turn.clueScreen', { name: holder.name }));
-          setText(word, tv.word || '');
-        } else {
-          setText(lead, t('room.turn.watch', { team: teamName(turn.team) }));
-          setText(word, '');
-        }
-        setText($('#turn-guessed', area), t('room.turn.guessed', { count: tv.score ?? 0 }));
-      },
-      // The countdown before the turn, then Got it and Pass.
-      tick({ countdown }) {
-        const counting = countdown > 0;
-        $('#holder-countdown', area).hidden = !counting;
-        if (counting) setText($('#holder-countdown', area), String(wholeSeconds(countdown)));
-        if (got.disabled !== counting && !sending) {
-          got.disabled = counting;
-          pass.disabled = counting;
-        }
-      },
-      key(event) {
-        if ($('#holder-box', area).hidden) return false;
-        if (event.key === 'ArrowRight') answer('guessed');
-        else if (event.key === 'ArrowLeft') answer('pass');
-        else return false;
-        return true;
-      },
-    };
-  },
-
-  turnScreen(area) {
-    area.replaceChildren(markup(`
-      <p class="screen-word" id="s-word" aria-live="polite"></p>
-      <p class="screen-turn-guessed" id="s-turn-guessed"></p>`));
-    return {
-      draw(v) {
-        const tv = (v.turn && v.turn.view) || {};
-        const onPhones = v.game && v.game.wordsOn === 'phones';
-        setText($('#s-word', area), tv.word || (onPhones ? t('screen.turn.wordOnPhones') : ''));
-        $('#s-word', area).classList.toggle('quiet', !tv.word);
-        setText($('#s-turn-guessed', area), t('room.turn.guessed', { count: tv.score ?? 0 }));
-      },
-    };
-  },
-
-  // The turn's words, guessed and passed.
-  turnOver(area, v, prefix) {
-    const tv = (v.turn && v.turn.view) || {};
-    if (!area.firstChild) {
-      area.replaceChildren(markup(`
-        <div class="word-lists">
-          <div><h3 data-i18n="guess-or-pass.over.guessed">Guessed ✅</h3><ul id="${prefix}turn-over-guessed"></ul></div>
-          <div><h3 data-i18n="guess-or-pass.over.passed">Passed ⏭️</h3><ul id="${prefix}turn-over-passed"></ul></div>
-        </div>`));
-    }
-    const list = (items) => (items && items.length ? items.map((w) => el('li', { text: w }))
-      : [el('li', { class: 'muted', text: t('guess-or-pass.over.none') })]);
-    $(`#${prefix}turn-over-guessed`, area).replaceChildren(...list(tv.guessed));
-    $(`#${prefix}turn-over-passed`, area).replaceChildren(...list(tv.passed));
-  },
-};
+export const room = { settings: ['duration'], hostSetup, turnPhone, turnScreen, turnOver };
