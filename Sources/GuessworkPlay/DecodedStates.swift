@@ -1,7 +1,7 @@
-public import Foundation
-public import GuessworkContent
+import Foundation
+import GuessworkContent
 public import GuessworkCore
-public import GuessworkJSON
+import GuessworkJSON
 public import GuessworkStore
 import Synchronization
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import GuessworkContent
+import GuessworkContent
 public import GuessworkCore
 public import GuessworkJSON
 public import GuessworkStore

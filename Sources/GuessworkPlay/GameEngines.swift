@@ -1,8 +1,8 @@
-public import Foundation
+import Foundation
 public import GuessworkContent
 public import GuessworkCore
-public import GuessworkJSON
-public import GuessworkStore
+import GuessworkJSON
+import GuessworkStore
 import Synchronization
 
 /// A game as the catalog lists it: what a client needs to offer it, set it up and show its

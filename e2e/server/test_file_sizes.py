@@ -11,15 +11,7 @@ SCRIPTS = os.path.join(SOURCES, "GuessworkServer", "Public", "js")
 
 # The Swift files over the limit when this check came (paths under Sources/), being split. Take a
 # file off once it is under the limit (the test fails until it is); add none.
-KNOWN_OVER_500 = {
-    "GuessworkCore/Games/Number/NumberGame.swift",
-    "GuessworkServer/QRCode.swift",
-    "GuessworkPlay/Engine.swift",
-    "GuessworkStore/Store.swift",
-    "GuessworkServer/API.swift",
-    "GuessworkServer/Rooms.swift",
-    "GuessworkStore/SQLStore.swift",
-}
+KNOWN_OVER_500 = set()  # none since the store, API, rooms, engine, QR code and Number game were split
 
 
 def lines_of(path):
