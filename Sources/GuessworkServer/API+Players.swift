@@ -17,7 +17,7 @@ extension API {
       try limiter.admit(.players, key: client(request, address: context.remoteAddress))
       return try await createPlayer(request)
     }
-    registerSignIn(on: router)
+    addSignInRoutes(to: router)
     router.get("/api/session") { request, _ in
       json(Session(player: try await identity.player(of: request).map(PlayerView.init)))
     }

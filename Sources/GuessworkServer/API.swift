@@ -92,9 +92,9 @@ struct API: Sendable {
     addDeckRoutes(to: router)
     addPlayerRoutes(to: router)
     addGameRoutes(to: router)
-    registerDaily(on: router)
-    registerCustomCategories(on: router)
-    registerReminders(on: router)
+    addDailyRoutes(to: router)
+    addCustomCategoryRoutes(to: router)
+    addReminderRoutes(to: router)
   }
 
   // MARK: Health and catalogue

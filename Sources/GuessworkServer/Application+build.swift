@@ -65,7 +65,7 @@ public func buildApplication(
   router.get("/ping") { _, _ in "pong" }
   api.addRoutes(to: router)
   let rooms = Rooms(api: api, logger: logger, games: games)
-  rooms.register(on: router)
+  rooms.addRoutes(to: router)
   // Sockets upgrade on a router of their own: only their path is tried for an upgrade.
   let sockets = Router(context: GuessworkContext.self)
   // A refused upgrade is an error like any other: its status and a body that says why.

@@ -93,7 +93,7 @@ extension API {
     var categories: [CustomCategoryView]
   }
 
-  func registerCustomCategories(on router: Router<some RequestContext>) {
+  func addCustomCategoryRoutes(to router: Router<some RequestContext>) {
     router.get("/api/categories") { request, _ in
       let player = try await identity.requirePlayer(of: request)
       return json(

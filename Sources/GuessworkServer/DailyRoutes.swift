@@ -11,7 +11,7 @@ import Synchronization
 /// The daily set over HTTP: today's puzzles and the player's progress, starting a puzzle
 /// (counted today, from the archive otherwise), leaderboards and the archive.
 extension API {
-  func registerDaily(on router: Router<some RequestContext>) {
+  func addDailyRoutes(to router: Router<some RequestContext>) {
     router.get("/api/daily") { request, _ in try await dailySet(request) }
     router.post("/api/daily/{game}") { request, context in
       try await startDaily(request, game: context.parameters.require("game"))

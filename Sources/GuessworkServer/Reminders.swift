@@ -222,7 +222,7 @@ extension API {
     var reminders: [ReminderView]
   }
 
-  func registerReminders(on router: Router<some RequestContext>) {
+  func addReminderRoutes(to router: Router<some RequestContext>) {
     router.get("/api/reminders") { request, _ in
       let player = try await identity.requirePlayer(of: request)
       return json(

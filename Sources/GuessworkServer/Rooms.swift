@@ -41,7 +41,7 @@ final class Rooms: Sendable {
   var store: any GuessworkStore { api.store }
   func now() -> Instant { api.clock() }
 
-  func register(on router: Router<GuessworkContext>) {
+  func addRoutes(to router: Router<GuessworkContext>) {
     router.post("/api/rooms") { request, context in
       try await self.create(request, context: context)
     }

@@ -36,7 +36,7 @@ extension API {
 
   static let unknownCode = APIError(.notFound, "not-found", "error.signInLink")
 
-  func registerSignIn(on router: Router<some RemoteAddressRequestContext>) {
+  func addSignInRoutes(to router: Router<some RemoteAddressRequestContext>) {
     router.get("/api/link-codes/{code}") { request, context in
       // Codes are short: guessing them is charged to the client, as looking up rooms is.
       try limiter.admit(.rooms, key: client(request, address: context.remoteAddress))

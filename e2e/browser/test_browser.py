@@ -123,16 +123,19 @@ class Player:
 
     def click(self, css, timeout=10):
         # A page that draws a list again (a room's players, when someone connects) replaces the
-        # element found a moment ago: find it again then, as a person's tap would.
-        for attempt in range(3):
+        # element found a moment ago: find it again then, as a person's tap would, for as long as
+        # `timeout` (a room of four phones on a loaded machine redraws its lobby many times).
+        deadline = time.time() + timeout
+        while True:
             element = self.find(css, timeout)
             try:
                 WebDriverWait(self.d, timeout, poll_frequency=POLL).until(lambda d: element.is_enabled(), f"{css} stays disabled")
                 element.click()
                 return element
             except StaleElementReferenceException:
-                if attempt == 2:
+                if time.time() > deadline:
                     raise
+                time.sleep(0.05)
 
     def keys(self, *keys):
         ActionChains(self.d).send_keys(*keys).perform()

@@ -4,8 +4,6 @@
 // are hidden by CSS while the body has the class "daily-game". Every game module imports this
 // file; it hears every reply through api.js, so the games themselves know nothing of dailies.
 import { onEveryReply, el, $ } from './api.js';
-import { sharePanel } from './share.js';
-import { dailyHref } from './daily-words.js';
 import { t, bind } from './i18n.js';
 
 // The finished game the end slots were built for: a repeated reply must not rebuild them (that
@@ -40,11 +38,15 @@ function showBadge(daily) {
   badge.classList.toggle('archive', !daily.counted);
 }
 
-// Fills each [data-daily-end] slot of the end screen (the page decides where it sits).
-function showEnd(reply) {
+// Fills each [data-daily-end] slot of the end screen (the page decides where it sits). The share
+// panel's code is loaded only then: most games played are no daily (page weight, e2e tests).
+async function showEnd(reply) {
   const key = reply ? `${reply.id}\n${reply.daily.share ? reply.daily.share.text : ''}` : null;
   if (key === shownEnd) return;
   shownEnd = key;
+  const [{ sharePanel }, { dailyHref }] = reply
+    ? await Promise.all([import('./share.js'), import('./daily-words.js')]) : [{}, {}];
+  if (key !== shownEnd) return;  // a newer reply came meanwhile
   for (const slot of document.querySelectorAll('[data-daily-end]')) {
     slot.hidden = !reply;
     if (!reply) { slot.replaceChildren(); continue; }
@@ -58,7 +60,7 @@ function showDaily(reply) {
   const over = reply.isOver ?? (reply.view && reply.view.isOver);
   document.body.classList.toggle('daily-game', !!daily);
   showBadge(daily);
-  showEnd(daily && over ? reply : null);
+  showEnd(daily && over ? reply : null).catch(() => { shownEnd = null; });
 }
 
 onEveryReply(showDaily);

@@ -4,7 +4,11 @@
 // The protocol is docs/rooms.md.
 import { api, el, initialOf, say, setText } from './api.js';
 import { hideOffline } from './offline.js';
-import { t, tm, formatNumber, formatList, translatePage } from './i18n.js';
+import { t, tm, formatNumber, formatList } from './i18n.js';
+import { roomPath, seconds, teamName, decks, markup } from './room-parts.js';
+
+// The parts a game's module uses, from room-parts.js (which its solo page loads alone).
+export { roomPath, seconds, teamName, decks, markup };
 
 const CODE_LETTERS = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
@@ -31,7 +35,6 @@ export function setCodeInURL(code) {
   history.replaceState(null, '', url);
 }
 
-export const roomPath = (code) => `/api/rooms/${encodeURIComponent(code)}`;
 
 /** One action in the room; resolves with the caller's view after it (ApiError otherwise). */
 export function roomAction(code, version, action) {
@@ -195,9 +198,6 @@ export function clockOf(view) {
   return null;
 }
 
-/** Whole seconds in `ms`, rounded up (a clock at 0.3 s still says 1). */
-export const seconds = (ms) => Math.ceil(Math.max(0, ms) / 1000);
-
 // Each player's colour: one of twelve (css/room.css, .pc-0 to .pc-11), by their place in the
 // room's list of players (the order they joined), so that no two of the first twelve look alike.
 const PLAYER_COLOURS = 12;
@@ -243,9 +243,6 @@ export const playerById = (view, id) => (view.players || []).find((p) => p.id ==
 
 /** The players still in the room (not removed). */
 export const present = (view) => (view.players || []).filter((p) => !p.kicked);
-
-/** A team's name: "Team 1" for team number 0. */
-export const teamName = (number) => t('room.team', { number: Number(number) + 1 });
 
 /** The standings as a list: rank, picture, name, score; `you` is marked. */
 export function standingsList(view, rows, you) {
@@ -336,12 +333,6 @@ export function drawTurnOver(view, prefix, { roster = false } = {}) {
   setText(node('next'), nextTurnText(view));
 }
 
-let decksPromise = null;
-/** The photo decks (GET /api/decks), asked once a page. */
-export function decks() {
-  if (!decksPromise) decksPromise = api('GET', '/api/decks').catch((e) => { decksPromise = null; throw e; });
-  return decksPromise;
-}
 
 /** Runs `frame()` four times a second until stop() is called (clocks on screen). */
 export function everyQuarterSecond(frame) {
@@ -387,13 +378,4 @@ function stylesheet(id) {
     link.addEventListener('error', resolve, { once: true });
     document.head.append(link);
   });
-}
-
-/** A game's markup in a room, from its HTML (`data-i18n` texts in the page's language): a
-    fragment to append. */
-export function markup(html) {
-  const template = document.createElement('template');
-  template.innerHTML = html.trim();
-  translatePage(template.content);
-  return template.content;
 }

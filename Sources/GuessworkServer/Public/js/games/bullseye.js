@@ -287,7 +287,7 @@ async function main() {
 // target colour on their phone; the target is a picture of the room's (no view carries the
 // colour), on the phones and the shared screen; the reveal words each result as the solo game
 // does, by how different the colours look.
-import { markup, roomPath } from '../room-common.js';
+import { markup, roomPath } from '../room-parts.js';
 
 export const room = {
   settings: ['rounds'],

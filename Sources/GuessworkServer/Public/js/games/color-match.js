@@ -297,7 +297,7 @@ async function main() {
 // client never has to ask). One clock (the room's, in the bar) and the room's points: the solo
 // game's score (+100/−100) is not what a room awards. The shared screen shows how many cards
 // each has answered (the room's own `progress`).
-import { markup } from '../room-common.js';
+import { markup } from '../room-parts.js';
 
 export const room = {
   settings: ['duration'],

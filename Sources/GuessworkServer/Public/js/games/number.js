@@ -213,7 +213,7 @@ async function main() {
 // Guess the Number in a party room (js/room.js says what `room` holds): each player guesses the
 // room's number on their own phone's digit pad, the digits sent as one guess; the shared screen
 // asks for it, and the reveal says it.
-import { markup } from '../room-common.js';
+import { markup } from '../room-parts.js';
 
 export const room = {
   settings: ['low', 'high', 'attempts'],

@@ -281,7 +281,7 @@ async function main() {
 // Picture Quiz in a party room (js/room.js says what `room` holds): the host picks a deck; each
 // phone taps one of the question's pictures, which the shared screen shows too, in the deck's
 // colours; the reveal names the right one and shows it.
-import { markup, decks as deckList } from '../room-common.js';
+import { markup, decks as deckList } from '../room-parts.js';
 
 // The decks, asked once (room.load): a question reads as its deck words it ("Tap the …" without).
 let roomDecks = [];

@@ -6,7 +6,7 @@
 import { catalog, el, $, setText } from '../../api.js';
 import { play as sound } from '../../sound.js';
 import { t } from '../../i18n.js';
-import { markup, seconds as wholeSeconds, teamName } from '../../room-common.js';
+import { markup, seconds as wholeSeconds, teamName } from '../../room-parts.js';
 
 /** The host's choices: the category, the number of teams and where the word shows. */
 export async function hostSetup(box) {
