@@ -96,13 +96,19 @@ class Player:
     def open(self, page):
         self.d.get(f"{self.base}/{page}")
 
+    def wait(self, timeout=10):
+        """A wait that looks again when the page drew an element anew meanwhile (a room redraws
+        its lists as players come and go): a stale element is no answer yet, not an error."""
+        return WebDriverWait(self.d, timeout, poll_frequency=POLL,
+                             ignored_exceptions=(StaleElementReferenceException,))
+
     def find(self, css, timeout=10):
-        return WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
+        return self.wait(timeout).until(
             lambda d: next((e for e in d.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()), None),
             f"{css} never became visible")
 
     def gone(self, css, timeout=10):
-        WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
+        self.wait(timeout).until(
             lambda d: not any(e.is_displayed() for e in d.find_elements(By.CSS_SELECTOR, css)),
             f"{css} is still visible")
 
@@ -110,14 +116,14 @@ class Player:
         return self.find(css, timeout).text
 
     def wait_text(self, css, pattern, timeout=10):
-        found = WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
+        found = self.wait(timeout).until(
             lambda d: next((e.text for e in d.find_elements(By.CSS_SELECTOR, css)
                             if e.is_displayed() and re.search(pattern, e.text)), None),
             f"{css} never showed {pattern!r}")
         return found
 
     def wait_attribute(self, css, name, value, timeout=10):
-        WebDriverWait(self.d, timeout, poll_frequency=POLL).until(
+        self.wait(timeout).until(
             lambda d: any(e.get_attribute(name) == value for e in d.find_elements(By.CSS_SELECTOR, css)),
             f"{css} never had {name}={value!r} (it has {[e.get_attribute(name) for e in self.d.find_elements(By.CSS_SELECTOR, css)]})")
 
