@@ -27,6 +27,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_browser import POLL, SCREENSHOTS, axe_violations, check_console_and_origin  # noqa: E402
 from test_rooms import (  # noqa: E402,F401  (fixtures are used by name)
+    watched_consoles,
     BIG_SCREEN, PHONE, chromium, expect_refused, holder_of, join_everyone, open_room, party, server, waiting_for_host)
 
 # Every socket's room views, kept for the checks below (and the skips: which fields came).
@@ -65,11 +66,7 @@ def recorded(party):
 
 @pytest.fixture
 def night(recorded, server):
-    for person in recorded.everyone:
-        person.d.get_log("browser")
-    yield recorded
-    for person in recorded.everyone:
-        check_console_and_origin(person.d, server.url)
+    yield from watched_consoles(recorded, server)
 
 
 def shot(person, name):

@@ -125,14 +125,20 @@ def party(server, tmp_path_factory):
             driver.quit()
 
 
-@pytest.fixture
-def room(party, server):
-    """Each test starts with quiet consoles and checks them at its end."""
+def watched_consoles(party, server):
+    """Yields `party` with quiet consoles and checks them once the test is done (the fixtures
+    of this file and of test_game_night_rooms.py)."""
     for person in party.everyone:
         person.d.get_log("browser")
     yield party
     for person in party.everyone:
         check_console_and_origin(person.d, server.url)
+
+
+@pytest.fixture
+def room(party, server):
+    """Each test starts with quiet consoles and checks them at its end."""
+    yield from watched_consoles(party, server)
 
 
 def expect_refused(person, pattern):
