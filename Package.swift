@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 /// Strict settings shared by every target of ours.
@@ -41,8 +42,22 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
   ],
   targets: [
+    // The compiler's side of `@WireUnion` (declared in GuessworkCore): an enum's cases become
+    // its wire format, so no game writes its actions' and events' Codable by hand.
+    .macro(
+      name: "GuessworkMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+      ],
+      swiftSettings: strict
+    ),
     // JSON written and read fast: the text writer the games write themselves to, and the
     // encoder and reader the store, the play layer and the server use. Imports none of ours.
     .target(
@@ -52,7 +67,9 @@ let package = Package(
     // The rules of every game: pure, deterministic, no I/O.
     .target(
       name: "GuessworkCore",
-      dependencies: ["GuessworkJSON", .product(name: "RealModule", package: "swift-numerics")],
+      dependencies: [
+        "GuessworkJSON", "GuessworkMacros", .product(name: "RealModule", package: "swift-numerics"),
+      ],
       swiftSettings: strict
     ),
     // Words, decks and cities: data files with a small loader.
@@ -160,6 +177,18 @@ let package = Package(
     .testTarget(
       name: "GuessworkCoreTests",
       dependencies: ["GuessworkCore", "GuessworkContent", "ExampleGames", "GuessworkJSON"],
+      swiftSettings: strict
+    ),
+    .testTarget(
+      name: "GuessworkMacrosTests",
+      dependencies: [
+        "GuessworkMacros",
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+      ],
       swiftSettings: strict
     ),
     .testTarget(

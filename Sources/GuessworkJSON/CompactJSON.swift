@@ -25,16 +25,6 @@ public enum CompactJSON {
     try written { try $0.writeJSON(value: value) }.bytes
   }
 
-  /// The JSON of `value`, as the text it was written into: for a caller that copies it once
-  /// where it goes (an answer's buffer), rather than taking a copy and copying that again.
-  public static func text(_ value: some Encodable) throws -> JSONText {
-    try written { try $0.writeJSON(value: value) }
-  }
-
-  public static func text(_ value: some JSONTextWritable) throws -> JSONText {
-    try written { try $0.writeJSON(value: value) }
-  }
-
   /// The JSON of `value`, as text.
   public static func string(_ value: some Encodable) throws -> String {
     try written { try $0.writeJSON(value: value) }.string

@@ -37,11 +37,6 @@ open class JSONText {
     String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
   }
 
-  /// Calls `body` with the text so far, valid only during the call.
-  public final func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-    try body(UnsafeBufferPointer(start: start, count: count))
-  }
-
   /// Appends one byte.
   @inlinable public final func append(_ byte: UInt8) {
     if count == capacity { grow(toHold: count + 1) }
@@ -186,6 +181,22 @@ open class JSONText {
       try writeJSON(codable: value)
     }
   }
+
+  // A member of a value whose writer is generated (`@WireUnion`): the generated code names
+  // no type, so the compiler picks the most fitting of these for each member.
+
+  @inlinable public final func writeJSON(field: Int) throws { writeJSON(integer: field) }
+  @inlinable public final func writeJSON(field: Bool) throws { writeJSON(bool: field) }
+  @inlinable public final func writeJSON(field: String) throws { writeJSON(string: field) }
+  @inlinable public final func writeJSON(field: Double) throws { try writeJSON(number: field) }
+  public final func writeJSON(field: some JSONTextWritable) throws { try field.writeJSON(to: self) }
+  /// An enum of strings, as its synthesized `Codable` writes it: its raw value.
+  public final func writeJSON<T: RawRepresentable & Encodable>(field: T) throws
+  where T.RawValue == String {
+    writeJSON(string: field.rawValue)
+  }
+  /// Any other value, as `writeJSON(value:)` writes it (asking the runtime).
+  public final func writeJSON<T: Encodable>(field: T) throws { try writeJSON(value: field) }
 
   /// A value that does not write its own text, in the place of one value: written through
   /// `Codable` by the encoder that owns this text (`CompactJSON` overrides this); this class

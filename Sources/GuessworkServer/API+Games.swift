@@ -180,9 +180,9 @@ extension API {
     let version =
       record.finished == nil && advanced.changed && advanced.isOver
       ? try await saveTimeout(record, step, now: now) : record.version
-    let body = try CompactJSON.text(
-      try await reply(record, step, version: version, events: nil, request: request)
-    ).buffer
+    let body = ByteBuffer(
+      bytes: try CompactJSON.encode(
+        try await reply(record, step, version: version, events: nil, request: request)))
     // What else a read's answer holds follows from the version, but for a daily's (the
     // request's language) and a finished game's (its place among the player's bests).
     if !engine.isTimed, record.daily == nil, !step.isOver {

@@ -118,22 +118,21 @@ extension Request {
 
 /// A JSON answer.
 func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-  json(body: (try? CompactJSON.text(value))?.buffer ?? encodingFailed, status: status)
+  json(
+    body: (try? CompactJSON.encode(value)).map { ByteBuffer(bytes: $0) } ?? encodingFailed,
+    status: status)
 }
 
 /// A JSON answer that writes itself (a game's reply), written without asking the runtime
 /// whether it does.
 func json(_ value: some JSONTextWritable, status: HTTPResponse.Status = .ok) -> Response {
-  json(body: (try? CompactJSON.text(value))?.buffer ?? encodingFailed, status: status)
+  json(
+    body: (try? CompactJSON.encode(value)).map { ByteBuffer(bytes: $0) } ?? encodingFailed,
+    status: status)
 }
 
 private let encodingFailed = ByteBuffer(
   string: #"{"error":{"code":"internal","message":"encoding failed"}}"#)
-
-extension JSONText {
-  /// The text, copied once into a buffer to send.
-  var buffer: ByteBuffer { withBytes { ByteBuffer(bytes: $0) } }
-}
 
 /// An answer of JSON already encoded.
 func json(encoded bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {

@@ -136,7 +136,7 @@ struct PlaySocket: Sendable {
         request, playerID: playerID, id: addressed.game, counted: true
       ) { body }
       return Self.answer(
-        ref: addressed.ref, status: 200, key: "reply", value: try? CompactJSON.text(reply))
+        ref: addressed.ref, status: 200, key: "reply", value: try? CompactJSON.encode(reply))
     } catch {
       return self.refusal(
         EdgeMiddleware<GuessworkContext>.apiError(for: error, logger: logger),
@@ -170,24 +170,23 @@ struct PlaySocket: Sendable {
   func refusal(_ error: APIError, ref: Int?, request: Request) -> ByteBuffer {
     Self.answer(
       ref: ref, status: Int(error.status.code), key: "error",
-      value: try? CompactJSON.text(
+      value: try? CompactJSON.encode(
         error.body(in: api.catalog(request.language)).error),
       retryAfter: error.retryAfter)
   }
 
-  /// `{"ref": ref, "status": status, key: value}`, the value's text (`null` when it could not
-  /// be written) copied in once, and `"retryAfter"` when given (where a POST's answer has
-  /// `Retry-After`).
+  /// `{"ref": ref, "status": status, key: value}`, the value's JSON (`null` when it could not
+  /// be written), and `"retryAfter"` when given (where a POST's answer has `Retry-After`).
   static func answer(
-    ref: Int?, status: Int, key: String, value: JSONText?, retryAfter: Int? = nil
+    ref: Int?, status: Int, key: String, value: [UInt8]?, retryAfter: Int? = nil
   ) -> ByteBuffer {
     let head = "{\"ref\":\(ref.map(String.init) ?? "null"),\"status\":\(status),\"\(key)\":"
     let tail = retryAfter.map { ",\"retryAfter\":\($0)}" } ?? "}"
     var bytes = ByteBufferAllocator().buffer(
-      capacity: head.utf8.count + (value?.withBytes(\.count) ?? 4) + tail.utf8.count)
+      capacity: head.utf8.count + (value?.count ?? 4) + tail.utf8.count)
     bytes.writeString(head)
     if let value {
-      value.withBytes { _ = bytes.writeBytes($0) }
+      bytes.writeBytes(value)
     } else {
       bytes.writeString("null")
     }

@@ -31,7 +31,7 @@ final class ColorMatchScreen: GameScreen {
     let reaction =
       Int(elapsed.components.seconds) * 1000
       + Int(elapsed.components.attoseconds / 1_000_000_000_000_000)
-    session.apply(.answer(match: answer, reactionMs: max(0, reaction)), at: now)
+    session.apply(.answer(match: answer, reactionMs: .init(ms: max(0, reaction))), at: now)
   }
 
   func draw(_ canvas: inout Canvas, at now: Instant) {

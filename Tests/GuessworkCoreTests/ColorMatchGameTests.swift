@@ -357,7 +357,9 @@ struct ColorMatchGameTests {
   func reactionClamp(claimed: Int?, observed: Int, kept: Int) throws {
     #expect(CM.keptReactionMs(claimed: claimed, observed: observed) == kept)
     var g = try game()
-    _ = try g.apply(.answer(match: true, reactionMs: claimed), at: at(start + Int64(observed)))
+    _ = try g.apply(
+      .answer(match: true, reactionMs: claimed.map(CM.ReactionTime.init(ms:))),
+      at: at(start + Int64(observed)))
     #expect(g.records.last?.reactionMs == kept)
   }
 
@@ -527,7 +529,7 @@ struct ColorMatchGameTests {
           ? .quit
           : .answer(
             match: driver.chance(0.5),
-            reactionMs: driver.chance(0.7) ? driver.int(in: -50...3000) : nil)
+            reactionMs: driver.chance(0.7) ? .init(ms: driver.int(in: -50...3000)) : nil)
         let tickEvents = g.tick(at: at(now))
         let before = g
         var events: [CM.Event] = tickEvents

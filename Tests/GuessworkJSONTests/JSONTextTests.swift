@@ -59,9 +59,10 @@ import Testing
     let text = JSONText()
     #expect(throws: EncodingError.self) { try text.writeJSON(value: ["plain": 1]) }
     #expect(text.bytes.isEmpty)
-    // Writable by its type, as every game's action is, but through Codable (the default):
-    // only an encoder can write it.
-    let action = ColorMatchGame.Action.answer(match: true, reactionMs: 400)
+    // Writable by its type, as every game's view is, but through Codable (the default): only
+    // an encoder can write it.
+    struct ThroughCodable: Codable, JSONTextWritable { var plain = 1 }
+    let action = ThroughCodable()
     #expect(throws: EncodingError.self) { try text.writeJSON(value: action) }
     #expect(throws: EncodingError.self) { try action.writeJSON(to: text) }
     #expect(text.bytes.isEmpty)

@@ -30,52 +30,14 @@ public struct CoinFlipGame: Game {
     }
   }
 
-  public enum Action: WireUnion, Equatable, JSONTextWritable {
-    case call(Side)
-
-    public static let wireTags = ["call"]
-    public static let wireName = "coin flip action"
-
-    private enum CodingKeys: String, CodingKey { case type, side }
-
-    public init(from decoder: any Decoder) throws {
-      let type = try Self.wireTag(from: decoder)
-      guard type == "call" else { throw Self.unreadTag(type) }
-      self = .call(try decoder.container(keyedBy: CodingKeys.self).decode(Side.self, forKey: .side))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      guard case .call(let side) = self else { return }
-      try Self.encodeWireTag("call", to: encoder)
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(side, forKey: .side)
-    }
+  @WireUnion("coin flip action")
+  public enum Action: Sendable, Equatable {
+    case call(_ side: Side)
   }
 
-  public enum Event: WireUnion, Equatable, JSONTextWritable {
+  @WireUnion("coin flip event")
+  public enum Event: Sendable, Equatable {
     case flipped(side: Side, right: Bool)
-
-    public static let wireTags = ["flipped"]
-    public static let wireName = "coin flip event"
-
-    private enum CodingKeys: String, CodingKey { case type, side, right }
-
-    public init(from decoder: any Decoder) throws {
-      let type = try Self.wireTag(from: decoder)
-      guard type == "flipped" else { throw Self.unreadTag(type) }
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      self = .flipped(
-        side: try container.decode(Side.self, forKey: .side),
-        right: try container.decode(Bool.self, forKey: .right))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      guard case .flipped(let side, let right) = self else { return }
-      try Self.encodeWireTag("flipped", to: encoder)
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(side, forKey: .side)
-      try container.encode(right, forKey: .right)
-    }
   }
 
   public struct View: Codable, Sendable, Equatable, JSONTextWritable {

@@ -1,3 +1,5 @@
+import GuessworkJSON
+
 /// The games Guesswork plays, in the order menus show them. The server, the terminal, the
 /// statistics, the catalog and the API document iterate this list; adding a game is one line
 /// here (and its page module and terminal screen).
@@ -19,6 +21,27 @@ public protocol WireUnion: Codable, Sendable {
   /// What a person calls it in an error ("Color Match action").
   static var wireName: String { get }
 }
+
+/// Makes an enum a ``WireUnion`` from its cases alone: `Codable` as a flat object whose
+/// `"type"` is the case's name and whose members are its values, named by their labels (or by
+/// their inner names: `case guess(_ number: Int)`); an optional value is left out when `nil`.
+/// The same JSON is written straight to text (`JSONTextWritable`), and the tags are listed.
+///
+/// ```swift
+/// @WireUnion("Number event type")
+/// public enum Event: Sendable, Equatable {
+///   case won(secret: Int, score: Int)   // {"type":"won","secret":42,"score":70}
+///   case lost(secret: Int)              // {"type":"lost","secret":42}
+/// }
+/// ```
+///
+/// `name` is what a person calls the value in an error ("Number event type").
+@attached(
+  extension, conformances: WireUnion, JSONTextWritable,
+  names: named(wireTags), named(wireName), named(CodingKeys), named(init(from:)),
+  named(encode(to:)), named(writeJSON(to:)))
+public macro WireUnion(_ name: String) =
+  #externalMacro(module: "GuessworkMacros", type: "WireUnionMacro")
 
 /// The `"type"` key of a ``WireUnion``.
 public struct WireTagKey: CodingKey, Sendable {
@@ -46,11 +69,18 @@ extension WireUnion {
     }
     return tag
   }
+}
 
-  /// Writes the `"type"` of a value being encoded.
-  public static func encodeWireTag(_ tag: String, to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: WireTagKey.self)
-    try container.encode(tag, forKey: WireTagKey())
+extension KeyedDecodingContainer {
+  /// The value for `key`, of the type the caller wants: what `@WireUnion`'s decoder reads each
+  /// member of a case with, naming no type.
+  public func wireValue<T: Decodable>(_ key: Key) throws -> T {
+    try decode(T.self, forKey: key)
+  }
+
+  /// The value for `key`, or nil when it is missing or null.
+  public func wireValueIfPresent<T: Decodable>(_ key: Key) throws -> T? {
+    try decodeIfPresent(T.self, forKey: key)
   }
 }
 

@@ -56,13 +56,3 @@ extension BullseyeGame {
 extension GameKind {
   public static let bullseye = BullseyeGame.kind
 }
-
-extension BullseyeGame.Action: WireUnion {
-  public static let wireTags = ["check", "next", "newColour", "finish"]
-  public static let wireName = "Bullseye action type"
-}
-
-extension BullseyeGame.Event: WireUnion {
-  public static let wireTags = ["scored", "checked", "newTarget", "revealed", "gameOver"]
-  public static let wireName = "Bullseye event type"
-}

@@ -38,7 +38,8 @@ extension BullseyeGame {
   ///
   /// JSON: `{"type":"check","guess":{"r":10,"g":20,"b":30}}`, `{"type":"next"}`, and in free
   /// play `{"type":"newColour"}` and `{"type":"finish"}`.
-  public enum Action: Codable, Sendable, Equatable, JSONTextWritable {
+  @WireUnion("Bullseye action type")
+  public enum Action: Sendable, Equatable {
     /// "Check my match": scores `guess` against the target. Channels outside 0...255 are
     /// refused (`out-of-range`).
     case check(guess: RGB)
@@ -48,40 +49,12 @@ extension BullseyeGame {
     case newColour
     /// Free play: ends the game.
     case finish
-
-    private enum CodingKeys: String, CodingKey {
-      case type, guess
-    }
-
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try Self.wireTag(from: decoder)
-      switch type {
-      case "check": self = .check(guess: try container.decode(RGB.self, forKey: .guess))
-      case "next": self = .next
-      case "newColour": self = .newColour
-      case "finish": self = .finish
-      default:
-        throw Self.unreadTag(type)
-      }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      switch self {
-      case .check(let guess):
-        try container.encode("check", forKey: .type)
-        try container.encode(guess, forKey: .guess)
-      case .next: try container.encode("next", forKey: .type)
-      case .newColour: try container.encode("newColour", forKey: .type)
-      case .finish: try container.encode("finish", forKey: .type)
-      }
-    }
   }
 
   /// What an action caused. A target's values appear only in `scored` and `revealed`, that is
   /// once they are no longer secret. `deltaE` is rounded to one decimal, as shown.
-  public enum Event: Codable, Sendable, Equatable, JSONTextWritable {
+  @WireUnion("Bullseye event type")
+  public enum Event: Sendable, Equatable {
     /// A round of a normal game was scored: the target is revealed beside the guess.
     case scored(round: Int, target: RGB, guess: RGB, score: Int, deltaE: Double)
     /// Free play: a check was scored; the target stays secret.
@@ -92,74 +65,6 @@ extension BullseyeGame {
     case revealed(round: Int, target: RGB)
     /// The game ended with this score (`total` of `maxTotal`).
     case gameOver(score: Int, total: Int, maxTotal: Int)
-
-    private enum CodingKeys: String, CodingKey {
-      case type, round, target, guess, score, deltaE, total, maxTotal
-    }
-
-    public init(from decoder: any Decoder) throws {
-      let c = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try Self.wireTag(from: decoder)
-      switch type {
-      case "scored":
-        self = .scored(
-          round: try c.decode(Int.self, forKey: .round),
-          target: try c.decode(RGB.self, forKey: .target),
-          guess: try c.decode(RGB.self, forKey: .guess),
-          score: try c.decode(Int.self, forKey: .score),
-          deltaE: try c.decode(Double.self, forKey: .deltaE))
-      case "checked":
-        self = .checked(
-          round: try c.decode(Int.self, forKey: .round),
-          guess: try c.decode(RGB.self, forKey: .guess),
-          score: try c.decode(Int.self, forKey: .score),
-          deltaE: try c.decode(Double.self, forKey: .deltaE))
-      case "newTarget":
-        self = .newTarget(round: try c.decode(Int.self, forKey: .round))
-      case "revealed":
-        self = .revealed(
-          round: try c.decode(Int.self, forKey: .round),
-          target: try c.decode(RGB.self, forKey: .target))
-      case "gameOver":
-        self = .gameOver(
-          score: try c.decode(Int.self, forKey: .score),
-          total: try c.decode(Int.self, forKey: .total),
-          maxTotal: try c.decode(Int.self, forKey: .maxTotal))
-      default:
-        throw Self.unreadTag(type)
-      }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      var c = encoder.container(keyedBy: CodingKeys.self)
-      switch self {
-      case .scored(let round, let target, let guess, let score, let deltaE):
-        try c.encode("scored", forKey: .type)
-        try c.encode(round, forKey: .round)
-        try c.encode(target, forKey: .target)
-        try c.encode(guess, forKey: .guess)
-        try c.encode(score, forKey: .score)
-        try c.encode(deltaE, forKey: .deltaE)
-      case .checked(let round, let guess, let score, let deltaE):
-        try c.encode("checked", forKey: .type)
-        try c.encode(round, forKey: .round)
-        try c.encode(guess, forKey: .guess)
-        try c.encode(score, forKey: .score)
-        try c.encode(deltaE, forKey: .deltaE)
-      case .newTarget(let round):
-        try c.encode("newTarget", forKey: .type)
-        try c.encode(round, forKey: .round)
-      case .revealed(let round, let target):
-        try c.encode("revealed", forKey: .type)
-        try c.encode(round, forKey: .round)
-        try c.encode(target, forKey: .target)
-      case .gameOver(let score, let total, let maxTotal):
-        try c.encode("gameOver", forKey: .type)
-        try c.encode(score, forKey: .score)
-        try c.encode(total, forKey: .total)
-        try c.encode(maxTotal, forKey: .maxTotal)
-      }
-    }
   }
 
   /// A colour as a page draws it: its channels and its hex code.

@@ -75,13 +75,3 @@ extension ColorMatchGame {
 extension GameKind {
   public static let colorMatch = ColorMatchGame.kind
 }
-
-extension ColorMatchGame.Action: WireUnion {
-  public static let wireTags = ["answer", "quit"]
-  public static let wireName = "Color Match action"
-}
-
-extension ColorMatchGame.Event: WireUnion {
-  public static let wireTags = ["answered", "roundOver"]
-  public static let wireName = "Color Match event"
-}

@@ -161,7 +161,8 @@ public struct ColorMatchGame: Game {
       if case .waiting(let spent) = moment { usedMs = spent }
       ending = Ending(at: max(now, createdAt), reason: .quit)
       return [.roundOver(reason: .quit, score: score)]
-    case .answer(let match, let claimedMs):
+    case .answer(let match, let claimed):
+      let claimedMs = claimed?.ms
       switch moment {
       case .countdown:
         throw Refusal(.notReady, "refusal.countdown")

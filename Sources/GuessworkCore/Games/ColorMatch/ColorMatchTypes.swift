@@ -46,56 +46,47 @@ extension ColorMatchGame {
 
   /// What a player does.
   ///
-  /// JSON: `{"type":"answer","match":true,"reactionMs":612}` (`reactionMs` optional; the
+  /// JSON: `{"type":"answer","match":true,"reactionMs":612}` (`reactionMs` optional: the
   /// browser's `performance.now()` difference, fractions rounded) and `{"type":"quit"}`.
-  public enum Action: Codable, Sendable, Equatable, JSONTextWritable {
+  @WireUnion("Color Match action")
+  public enum Action: Sendable, Equatable {
     /// Yes (`match: true`) or No, with the reaction time the browser measured, if any.
-    case answer(match: Bool, reactionMs: Int? = nil)
+    case answer(match: Bool, reactionMs: ReactionTime? = nil)
     /// Ends the round now; the score stands.
     case quit
+  }
 
-    private enum CodingKeys: String, CodingKey {
-      case type, match, reactionMs
-    }
+  /// A reaction time the browser measured, in whole milliseconds: read from any JSON number
+  /// from 0 to a day (`612.4` from `performance.now()` is 612), so that a value that is no
+  /// measurement is a decoding error (400) before any rule sees it; written as a whole number.
+  public struct ReactionTime: Codable, Hashable, Sendable, ExpressibleByIntegerLiteral,
+    JSONTextWritable
+  {
+    public var ms: Int
 
     /// The largest reaction time a message may carry (a day); more is not a measurement.
-    static let reactionLimitMs = 86_400_000.0
+    static let limitMs = 86_400_000.0
+
+    public init(ms: Int) { self.ms = ms }
+    public init(integerLiteral ms: Int) { self.ms = ms }
 
     public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try Self.wireTag(from: decoder)
-      switch type {
-      case "answer":
-        let match = try container.decode(Bool.self, forKey: .match)
-        var reactionMs: Int?
-        // Decoded as a number, so that `612.4` from `performance.now()` is welcome.
-        if let measured = try container.decodeIfPresent(Double.self, forKey: .reactionMs) {
-          guard measured >= 0, measured <= Self.reactionLimitMs else {
-            throw DecodingError.dataCorruptedError(
-              forKey: .reactionMs, in: container,
-              debugDescription: "reactionMs must be a number of milliseconds from 0 to 86400000")
-          }
-          reactionMs = Int(measured.rounded())
-        }
-        self = .answer(match: match, reactionMs: reactionMs)
-      case "quit":
-        self = .quit
-      default:
-        throw Self.unreadTag(type)
+      let container = try decoder.singleValueContainer()
+      let measured = try container.decode(Double.self)
+      guard measured >= 0, measured <= Self.limitMs else {
+        throw DecodingError.dataCorruptedError(
+          in: container,
+          debugDescription: "reactionMs must be a number of milliseconds from 0 to 86400000")
       }
+      ms = Int(measured.rounded())
     }
 
     public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      switch self {
-      case .answer(let match, let reactionMs):
-        try container.encode("answer", forKey: .type)
-        try container.encode(match, forKey: .match)
-        try container.encodeIfPresent(reactionMs, forKey: .reactionMs)
-      case .quit:
-        try container.encode("quit", forKey: .type)
-      }
+      var container = encoder.singleValueContainer()
+      try container.encode(ms)
     }
+
+    public func writeJSON(to text: JSONText) { text.writeJSON(integer: ms) }
   }
 
   /// Why a round ended.
@@ -110,53 +101,13 @@ extension ColorMatchGame {
   ///
   /// JSON: `{"type":"answered","trial":1,"correct":true,"score":100,"streak":1,"reactionMs":612}`
   /// and `{"type":"roundOver","reason":"timeUp","score":300}`.
-  public enum Event: Codable, Sendable, Equatable, JSONTextWritable {
+  @WireUnion("Color Match event")
+  public enum Event: Sendable, Equatable {
     /// Trial number `trial` was answered; the score and streak after it, and the reaction time
     /// kept.
     case answered(trial: Int, correct: Bool, score: Int, streak: Int, reactionMs: Int)
     /// The round ended.
     case roundOver(reason: EndReason, score: Int)
-
-    private enum CodingKeys: String, CodingKey {
-      case type, trial, correct, score, streak, reactionMs, reason
-    }
-
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try Self.wireTag(from: decoder)
-      switch type {
-      case "answered":
-        self = .answered(
-          trial: try container.decode(Int.self, forKey: .trial),
-          correct: try container.decode(Bool.self, forKey: .correct),
-          score: try container.decode(Int.self, forKey: .score),
-          streak: try container.decode(Int.self, forKey: .streak),
-          reactionMs: try container.decode(Int.self, forKey: .reactionMs))
-      case "roundOver":
-        self = .roundOver(
-          reason: try container.decode(EndReason.self, forKey: .reason),
-          score: try container.decode(Int.self, forKey: .score))
-      default:
-        throw Self.unreadTag(type)
-      }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      switch self {
-      case .answered(let trial, let correct, let score, let streak, let reactionMs):
-        try container.encode("answered", forKey: .type)
-        try container.encode(trial, forKey: .trial)
-        try container.encode(correct, forKey: .correct)
-        try container.encode(score, forKey: .score)
-        try container.encode(streak, forKey: .streak)
-        try container.encode(reactionMs, forKey: .reactionMs)
-      case .roundOver(let reason, let score):
-        try container.encode("roundOver", forKey: .type)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(score, forKey: .score)
-      }
-    }
   }
 
   /// Where the round stands.

@@ -37,13 +37,3 @@ extension GuessOrPassGame {
 extension GameKind {
   public static let guessOrPass = GuessOrPassGame.kind
 }
-
-extension GuessOrPassGame.Action: WireUnion {
-  public static let wireTags = allCases.map(\.rawValue)
-  public static let wireName = "Guess or Pass action"
-}
-
-extension GuessOrPassGame.Event: WireUnion {
-  public static let wireTags = ["guessed", "passed", "roundOver"]
-  public static let wireName = "Guess or Pass event"
-}

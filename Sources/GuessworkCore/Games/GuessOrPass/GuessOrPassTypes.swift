@@ -50,23 +50,14 @@ extension GuessOrPassGame {
   /// What the player does.
   ///
   /// JSON: `{"type":"guessed"}`, `{"type":"pass"}` and `{"type":"end"}`.
-  public enum Action: String, Codable, Sendable, Equatable, CaseIterable, JSONTextWritable {
+  @WireUnion("Guess or Pass action")
+  public enum Action: Sendable, Equatable, CaseIterable {
     /// The word on screen was guessed: it counts.
     case guessed
     /// Skip the word on screen.
     case pass
     /// "End game": ends the round early.
     case end
-
-    public init(from decoder: any Decoder) throws {
-      let type = try Self.wireTag(from: decoder)
-      guard let action = Action(rawValue: type) else { throw Self.unreadTag(type) }
-      self = action
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      try Self.encodeWireTag(rawValue, to: encoder)
-    }
   }
 
   /// How a word left the screen.
@@ -89,53 +80,14 @@ extension GuessOrPassGame {
   ///
   /// JSON: `{"type":"guessed","word":"Lion","score":3}`, `{"type":"passed","word":"Owl"}` and
   /// `{"type":"roundOver","reason":"timeUp","score":3}`.
-  public enum Event: Codable, Sendable, Equatable, JSONTextWritable {
+  @WireUnion("Guess or Pass event")
+  public enum Event: Sendable, Equatable {
     /// `word` was guessed; the score after it.
     case guessed(word: String, score: Int)
     /// `word` was passed.
     case passed(word: String)
     /// The round ended.
     case roundOver(reason: EndReason, score: Int)
-
-    private enum CodingKeys: String, CodingKey {
-      case type, word, score, reason
-    }
-
-    public init(from decoder: any Decoder) throws {
-      let container = try decoder.container(keyedBy: CodingKeys.self)
-      let type = try Self.wireTag(from: decoder)
-      switch type {
-      case "guessed":
-        self = .guessed(
-          word: try container.decode(String.self, forKey: .word),
-          score: try container.decode(Int.self, forKey: .score))
-      case "passed":
-        self = .passed(word: try container.decode(String.self, forKey: .word))
-      case "roundOver":
-        self = .roundOver(
-          reason: try container.decode(EndReason.self, forKey: .reason),
-          score: try container.decode(Int.self, forKey: .score))
-      default:
-        throw Self.unreadTag(type)
-      }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      switch self {
-      case .guessed(let word, let score):
-        try container.encode("guessed", forKey: .type)
-        try container.encode(word, forKey: .word)
-        try container.encode(score, forKey: .score)
-      case .passed(let word):
-        try container.encode("passed", forKey: .type)
-        try container.encode(word, forKey: .word)
-      case .roundOver(let reason, let score):
-        try container.encode("roundOver", forKey: .type)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(score, forKey: .score)
-      }
-    }
   }
 
   /// Where the round stands.

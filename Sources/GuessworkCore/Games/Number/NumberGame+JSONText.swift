@@ -1,12 +1,11 @@
 public import GuessworkJSON
 
-// The JSON text of the Number game's state, view, summary, actions and events, written
-// without Codable's containers (``JSONTextWritable``): at every move the server writes the
-// state and the action to store, and the view and events to answer; at every read, the view;
-// at the end, the summary. Each writes the keys its `encode(to:)` writes (synthesised, or in
-// NumberGame+Codable.swift), in the same order, and leaves out a nil optional as that does.
-// `CompactJSONTests` holds every state, view, summary, action and event of games played to a
-// win and a loss to Foundation's encoding.
+// The JSON text of the Number game's state, view and summary, written without Codable's
+// containers (``JSONTextWritable``): at every move the server writes the state to store and
+// the view to answer; at every read, the view; at the end, the summary (its actions and events
+// are written by `@WireUnion`). Each writes the keys its synthesised `encode(to:)` writes, in
+// the same order, and leaves out a nil optional as that does. `CompactJSONTests` holds every
+// state, view and summary of games played to a win and a loss to Foundation's encoding.
 
 extension NumberGame {
   public func writeJSON(to text: JSONText) throws {
@@ -165,54 +164,6 @@ extension NumberGame.Summary: JSONTextWritable {
     text.writeJSON(integer: guaranteedNumbers)
     text.writeJSON(raw: #","strategy":"#)
     try text.writeJSON(array: strategy)
-    text.writeJSON(raw: "}")
-  }
-}
-
-extension NumberGame.Action: JSONTextWritable {
-  public func writeJSON(to text: JSONText) {
-    switch self {
-    case .digit(let digit):
-      text.writeJSON(raw: #"{"type":"digit","digit":"#)
-      text.writeJSON(integer: digit)
-      text.writeJSON(raw: "}")
-    case .backspace: text.writeJSON(raw: #"{"type":"backspace"}"#)
-    case .clear: text.writeJSON(raw: #"{"type":"clear"}"#)
-    case .enter: text.writeJSON(raw: #"{"type":"enter"}"#)
-    case .guess(let number):
-      text.writeJSON(raw: #"{"type":"guess","number":"#)
-      text.writeJSON(integer: number)
-      text.writeJSON(raw: "}")
-    }
-  }
-}
-
-extension NumberGame.Event: JSONTextWritable {
-  public func writeJSON(to text: JSONText) {
-    switch self {
-    case .displayChanged(let display):
-      text.writeJSON(raw: #"{"type":"displayChanged","display":"#)
-      text.writeJSON(string: display)
-    case .guessed(let number, let hint, let attemptsLeft, let knownLow, let knownHigh):
-      text.writeJSON(raw: #"{"type":"guessed","number":"#)
-      text.writeJSON(integer: number)
-      text.writeJSON(raw: #","hint":"#)
-      text.writeJSON(string: hint.rawValue)
-      text.writeJSON(raw: #","attemptsLeft":"#)
-      text.writeJSON(integer: attemptsLeft)
-      text.writeJSON(raw: #","knownLow":"#)
-      text.writeJSON(integer: knownLow)
-      text.writeJSON(raw: #","knownHigh":"#)
-      text.writeJSON(integer: knownHigh)
-    case .won(let secret, let score):
-      text.writeJSON(raw: #"{"type":"won","secret":"#)
-      text.writeJSON(integer: secret)
-      text.writeJSON(raw: #","score":"#)
-      text.writeJSON(integer: score)
-    case .lost(let secret):
-      text.writeJSON(raw: #"{"type":"lost","secret":"#)
-      text.writeJSON(integer: secret)
-    }
     text.writeJSON(raw: "}")
   }
 }

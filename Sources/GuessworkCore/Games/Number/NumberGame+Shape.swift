@@ -83,13 +83,3 @@ extension NumberGame {
 extension GameKind {
   public static let number = NumberGame.kind
 }
-
-extension NumberGame.Action: WireUnion {
-  public static let wireTags = ["digit", "backspace", "clear", "enter", "guess"]
-  public static let wireName = "number game action"
-}
-
-extension NumberGame.Event: WireUnion {
-  public static let wireTags = ["displayChanged", "guessed", "won", "lost"]
-  public static let wireName = "number game event"
-}

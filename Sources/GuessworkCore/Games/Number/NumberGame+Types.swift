@@ -1,4 +1,4 @@
-import GuessworkJSON
+public import GuessworkJSON
 
 extension NumberGame {
   // MARK: Wire types
@@ -20,9 +20,10 @@ extension NumberGame {
 
   /// What a player does. JSON: `{"type":"digit","digit":7}`, `{"type":"backspace"}`,
   /// `{"type":"clear"}`, `{"type":"enter"}`, `{"type":"guess","number":42}`.
-  public enum Action: Sendable, Equatable {
+  @WireUnion("number game action")
+  public enum Action: Sendable, Equatable, JSONTextWritable {
     /// Types a digit (0...9) on the pad; the oldest digit falls off a full display.
-    case digit(Int)
+    case digit(_ digit: Int)
     /// Drops the last digit typed.
     case backspace
     /// Empties the display.
@@ -30,13 +31,14 @@ extension NumberGame {
     /// Submits the display as a guess (refused with `not-ready` when it is empty).
     case enter
     /// Submits a number directly, bypassing the pad (for the API and tests).
-    case guess(Int)
+    case guess(_ number: Int)
   }
 
   /// What an action caused. JSON: `{"type":"displayChanged","display":"42"}`,
   /// `{"type":"guessed","number":42,"hint":"higher","attemptsLeft":4,"knownLow":43,
   /// "knownHigh":99}`, `{"type":"won","secret":42,"score":5}`, `{"type":"lost","secret":42}`.
-  public enum Event: Sendable, Equatable {
+  @WireUnion("number game event")
+  public enum Event: Sendable, Equatable, JSONTextWritable {
     /// The pad's display now shows `display` (possibly empty).
     case displayChanged(display: String)
     /// A guess was accepted and spent an attempt; the known range is now

@@ -44,13 +44,3 @@ extension PictureQuizGame {
 extension GameKind {
   public static let pictureQuiz = PictureQuizGame.kind
 }
-
-extension PictureQuizGame.Action: WireUnion {
-  public static let wireTags = ["choose", "next"]
-  public static let wireName = "picture quiz action"
-}
-
-extension PictureQuizGame.Event: WireUnion {
-  public static let wireTags = ["answered", "nextQuestion", "gameOver"]
-  public static let wireName = "picture quiz event"
-}

@@ -108,9 +108,10 @@ public struct PictureQuizGame: Game {
 
   /// What a player does. JSON: `{"type":"choose","choice":1}` (0-based index into the shown
   /// choices), `{"type":"next"}`.
-  public enum Action: Sendable, Equatable, JSONTextWritable {
+  @WireUnion("picture quiz action")
+  public enum Action: Sendable, Equatable {
     /// Taps the picture at this index of the question's `choices`.
-    case choose(Int)
+    case choose(_ choice: Int)
     /// Closes the dialog after an answer and asks the next question.
     case next
   }
@@ -118,7 +119,8 @@ public struct PictureQuizGame: Game {
   /// What an action caused. JSON:
   /// `{"type":"answered","correct":false,"choice":1,"rightChoice":2,"score":0}`,
   /// `{"type":"nextQuestion","questionNumber":2}`, `{"type":"gameOver","score":5}`.
-  public enum Event: Sendable, Equatable, JSONTextWritable {
+  @WireUnion("picture quiz event")
+  public enum Event: Sendable, Equatable {
     /// A tap was judged; `rightChoice` is the index of the right picture.
     case answered(correct: Bool, choice: Int, rightChoice: Int, score: Int)
     /// Question `questionNumber` (1-based) is now shown.
