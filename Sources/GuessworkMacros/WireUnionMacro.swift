@@ -108,12 +108,11 @@ public struct WireUnionMacro: ExtensionMacro {
           lines.append("text.writeJSON(raw: #\"\(member)\"#)")
           lines.append("try text.writeJSON(field: \(field.key))")
           lines.append("}")
-          pending = ""
         } else {
           lines.append("text.writeJSON(raw: #\"\(pending + member)\"#)")
           lines.append("try text.writeJSON(field: \(field.key))")
-          pending = ""
         }
+        pending = ""
       }
       lines.append("text.writeJSON(raw: #\"\(pending)}\"#)")
     }

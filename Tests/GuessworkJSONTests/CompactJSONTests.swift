@@ -234,7 +234,8 @@ import Testing
     #expect(throws: EncodingError.self) { try CompactJSON.encode(["x": Double.infinity]) }
   }
 
-  /// A value's bytes and its string are the same JSON, by either overload.
+  /// A value's bytes and its string are the same JSON, by either overload; a value that cannot
+  /// be written gives neither.
   @Test func aValuesTextIsItsEncoding() throws {
     let value = ["b": [1, 2], "a": [3]]
     #expect(
@@ -245,5 +246,6 @@ import Testing
     #expect(
       try CompactJSON.encode(message)
         == Array(#"{"key":"number.range","args":{"low":1,"high":9}}"#.utf8))
+    #expect(throws: EncodingError.self) { try CompactJSON.string(["x": Double.nan]) }
   }
 }
