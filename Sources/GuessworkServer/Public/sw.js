@@ -58,9 +58,10 @@ self.addEventListener('activate', (event) => {
   event.waitUntil((async () => {
     // Caches are listed oldest first, and only a complete one is left behind: the last is the
     // version install just stored.
+    // The open pages are taken first, so that a failed clean-up cannot leave them uncontrolled.
+    await self.clients.claim();
     const names = (await caches.keys()).filter((name) => name.startsWith(PREFIX));
     await prune(names[names.length - 1]);
-    await self.clients.claim();
   })());
 });
 
