@@ -15,11 +15,13 @@ public enum RoomAction: Sendable, Equatable {
   case readmit(String)
   case lobby
   case close
+  /// The first host, back, takes the host's role again from the player standing in.
+  case reclaim
 
   /// The actions only the host may take; they must name the room's current version.
   public var isHosts: Bool {
     switch self {
-    case .play, .leave: false
+    case .play, .leave, .reclaim: false
     default: true
     }
   }
@@ -27,7 +29,7 @@ public enum RoomAction: Sendable, Equatable {
 
 extension RoomAction: WireUnion {
   public static let wireTags = [
-    "play", "leave", "choose", "start", "next", "kick", "readmit", "lobby", "close",
+    "play", "leave", "choose", "start", "next", "kick", "readmit", "lobby", "close", "reclaim",
   ]
   public static let wireName = "room action"
 
@@ -58,6 +60,7 @@ extension RoomAction: WireUnion {
     case "readmit": self = .readmit(try container.decode(String.self, forKey: .player))
     case "lobby": self = .lobby
     case "close": self = .close
+    case "reclaim": self = .reclaim
     default: throw Self.unreadTag(tag)
     }
   }
@@ -86,6 +89,7 @@ extension RoomAction: WireUnion {
       try container.encode(player, forKey: .player)
     case .lobby: try container.encode("lobby", forKey: .type)
     case .close: try container.encode("close", forKey: .type)
+    case .reclaim: try container.encode("reclaim", forKey: .type)
     }
   }
 
@@ -253,9 +257,30 @@ extension RoomState {
       match = nil
     case .close:
       room.close(at: now)
+    case .reclaim:
+      try room.takeBackHosting(by: actor, at: now)
     }
     self.version += 1
     return outcome
+  }
+
+  // MARK: When the host is away
+
+  /// Whether the room waits for its host to move on: a round's or a turn's results are shown.
+  public func waitsForHost(at now: Instant) -> Bool {
+    guard room.phase == .playing, let match else { return false }
+    return ["reveal", "turnOver"].contains(match.view(for: nil, at: now).phase)
+  }
+
+  /// The host is away: the room moves on from the results shown as the host would.
+  public mutating func goOnWithoutHost(at now: Instant) throws -> RoomOutcome {
+    try apply(.next, by: room.host, version: version, body: Data(), at: now)
+  }
+
+  /// The host has been away too long: `id` hosts in their place (``Room/handOver(to:)``).
+  public mutating func handOver(to id: String) throws {
+    try room.handOver(to: id)
+    version += 1
   }
 
   /// Lets time pass with no action: rounds and turns run out. Returns whether anything
@@ -364,6 +389,10 @@ public struct RoomView: Encodable, Sendable {
   public var podium: [Entry]?
   /// On a team game's podium: the teams, best first (ties share a rank).
   public var teamPodium: [MatchView.TeamView]?
+  /// The host has had no connection to the room for a few seconds: the room goes on by itself.
+  public var hostAway: Bool?
+  /// While a player stands in as host: the first host's id (they may take the role back).
+  public var firstHost: String?
 
   public struct You: Encodable, Sendable {
     public var id: String
@@ -423,7 +452,7 @@ extension RoomState {
   /// room's join link.
   public func view(
     for viewer: RoomViewer, at now: Instant, connected: Set<String>, link: String,
-    playerName: (String) -> String? = { _ in nil }
+    hostAway: Bool = false, playerName: (String) -> String? = { _ in nil }
   ) -> RoomView {
     let viewerID: String? = if case .player(let id) = viewer { id } else { nil }
     let matchView = match.map { $0.view(for: viewerID, at: now) }
@@ -490,6 +519,7 @@ extension RoomState {
       turn: room.phase == .playing ? matchView?.turn : nil,
       teams: matchView?.teams ?? lobbyTeams, standings: entries, podium: onPodium ? entries : nil,
       teamPodium: onPodium
-        ? matchView?.teams?.sorted { ($0.rank, $0.number) < ($1.rank, $1.number) } : nil)
+        ? matchView?.teams?.sorted { ($0.rank, $0.number) < ($1.rank, $1.number) } : nil,
+      hostAway: hostAway && room.phase != .closed ? true : nil, firstHost: room.standingInFor)
   }
 }

@@ -106,15 +106,17 @@ actor RoomHub {
     if connections[code]?.isEmpty == true {
       connections[code] = nil
       states[code] = nil
+      hosts[code] = nil
     }
     recount()
     return states[code]
   }
 
-  /// Who to tell of `state`, and the players connected here. A kicked player's connections
-  /// are told so and closed here.
-  func audience(of state: RoomState) -> (connections: [(UUID, Connection)], connected: Set<String>)
-  {
+  /// Who to tell of `state`, the players connected here, and whether the room is told its
+  /// host is away. A kicked player's connections are told so and closed here.
+  func audience(of state: RoomState) -> (
+    connections: [(UUID, Connection)], connected: Set<String>, hostAway: Bool
+  ) {
     let code = state.room.code
     var told: [(UUID, Connection)] = []
     for (key, connection) in connections[code] ?? [:] {
@@ -127,7 +129,7 @@ actor RoomHub {
       }
       told.append((key, connection))
     }
-    return (told, connected(code))
+    return (told, connected(code), isHostAway(code))
   }
 
   /// Sends each connection its view of version `version`, unless it has been sent a newer
@@ -160,6 +162,51 @@ actor RoomHub {
   /// When the views last sent of room `code` change by time alone: a round or turn runs out,
   /// a countdown ends.
   func wake(_ code: String, at instant: Instant?) { wakes[code] = instant }
+
+  // MARK: The host's presence
+
+  /// What this instance has seen of a room's host being away.
+  struct HostWatch {
+    /// Since when the host has had no connection here.
+    var awaySince: Instant?
+    /// The room's views say the host is away.
+    var told = false
+    /// The version whose results (a reveal, a turn's words) wait for the host, and since when.
+    var results: (version: Int, since: Instant)?
+  }
+
+  private var hosts: [String: HostWatch] = [:]
+
+  /// The rooms with connections here, and their states.
+  func watchedStates() -> [RoomState] { connections.keys.compactMap { states[$0] } }
+
+  func hostWatch(_ code: String) -> HostWatch { hosts[code] ?? HostWatch() }
+
+  func setHostWatch(_ code: String, _ watch: HostWatch) {
+    guard connections[code] != nil else { return }
+    hosts[code] = watch
+  }
+
+  /// Whether the room's views say its host is away.
+  func isHostAway(_ code: String) -> Bool { hosts[code]?.told ?? false }
+
+  /// Whether `host` has a connection to room `code` here: as a player, or the shared screen.
+  func hostConnected(_ code: String, host: String) -> Bool {
+    (connections[code] ?? [:]).values.contains {
+      $0.viewer == .player(host) || $0.viewer == .screen
+    }
+  }
+
+  /// The players connected to room `code` here, longest connected first (by the oldest of
+  /// their open connections).
+  func connectedLongestFirst(_ code: String) -> [String] {
+    var oldest: [String: Int] = [:]
+    for connection in (connections[code] ?? [:]).values {
+      guard case .player(let id) = connection.viewer else { continue }
+      oldest[id] = min(oldest[id] ?? .max, connection.serial)
+    }
+    return oldest.sorted { $0.value < $1.value }.map(\.key)
+  }
 
   /// Runs `body` when no other change of room `code` is running on this instance.
   func serially<T: Sendable>(_ code: String, _ body: () async throws -> T) async throws -> T {

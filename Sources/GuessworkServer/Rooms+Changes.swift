@@ -81,7 +81,7 @@ extension Rooms {
 
   func record(_ state: RoomState, at now: Instant) throws -> RoomRecord {
     RoomRecord(
-      code: state.room.code, hostID: state.room.host, state: try state.encoded(),
+      code: state.room.code, hostID: state.room.firstHost, state: try state.encoded(),
       version: state.version, players: state.room.present.count,
       isOpen: state.room.phase != .closed, createdAt: state.room.createdAt.milliseconds,
       updatedAt: now.milliseconds)
@@ -95,13 +95,14 @@ extension Rooms {
   /// Tells every connection to the room here its own view. The views are made and encoded
   /// outside the hub, so that rooms are told side by side.
   func publish(_ state: RoomState, only: UUID? = nil) async {
-    let (everyone, connected) = await hub.audience(of: state)
+    let (everyone, connected, hostAway) = await hub.audience(of: state)
     let audience = only.map { only in everyone.filter { $0.0 == only } } ?? everyone
     let now = now()
     @Sendable func views(_ part: ArraySlice<(UUID, RoomHub.Connection)>) -> [(UUID, String)] {
       part.map { id, connection in
         let view = state.view(
-          for: connection.viewer, at: now, connected: connected, link: connection.link)
+          for: connection.viewer, at: now, connected: connected, link: connection.link,
+          hostAway: hostAway)
         return (id, Self.encode(view))
       }
     }

@@ -103,7 +103,8 @@ extension Rooms {
   }
 }
 
-/// Closes rooms' rounds when their time runs out, and rooms left idle.
+/// Closes rooms' rounds when their time runs out, and rooms left idle; looks after rooms whose
+/// host is away.
 struct RoomClockService: Service {
   let rooms: Rooms
 
@@ -113,7 +114,8 @@ struct RoomClockService: Service {
       try? await Task.sleep(for: .milliseconds(200))
       await rooms.tickDue()
       ticks += 1
-      // Five ticks a second.
+      // Five ticks a second: hosts are looked after once a second.
+      if ticks % 5 == 0 { await rooms.tendHosts() }
       if ticks % (5 * rooms.api.caps.sweepSeconds) == 0 { await rooms.sweep() }
     }
   }

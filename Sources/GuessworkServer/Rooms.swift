@@ -153,6 +153,8 @@ final class Rooms: Sendable {
   /// `POST /api/rooms`: `{}` or `{"limit": 12}`.
   struct NewRoom: Decodable {
     var limit: Int?
+    /// How long the host may be away before the role passes on, in seconds.
+    var handoverSeconds: Int?
   }
 
   func create(_ request: Request, context: GuessworkContext) async throws -> Response {
@@ -165,6 +167,15 @@ final class Rooms: Sendable {
       throw APIError(
         .badRequest, "bad-limit", "error.roomLimit",
         ["low": .int(Room.limits.lowerBound), "high": .int(Room.limits.upperBound)])
+    }
+    let handover = input.handoverSeconds ?? Room.defaultHandoverSeconds
+    guard Room.handoverSecondsRange.contains(handover) else {
+      throw APIError(
+        .badRequest, "bad-handover", "error.roomHandover",
+        [
+          "low": .int(Room.handoverSecondsRange.lowerBound),
+          "high": .int(Room.handoverSecondsRange.upperBound),
+        ])
     }
     let cap = api.caps.roomsPerHost
     guard try await store.openRoomCount(hostID: playerID) < cap else {
@@ -179,7 +190,9 @@ final class Rooms: Sendable {
       var seeded = SeededRandom(seed: random.next())
       let code = Room.makeCode(length: length, using: &seeded)
       let state = RoomState(
-        room: Room(code: code, host: playerID, limit: limit, at: now), kinds: kinds)
+        room: Room(
+          code: code, host: playerID, limit: limit, handoverSeconds: handover, at: now),
+        kinds: kinds)
       if try await store.insertRoom(record(state, at: now)) {
         let view = await view(of: state, for: .player(playerID), request: request)
         return json(Created(code: code, link: view.link, room: view), status: .created)
@@ -273,9 +286,10 @@ final class Rooms: Sendable {
   func view(of state: RoomState, for viewer: RoomViewer, request: Request) async
     -> RoomView
   {
+    let code = state.room.code
     var view = state.view(
-      for: viewer, at: now(), connected: await hub.connected(state.room.code),
-      link: link(code: state.room.code, request: request))
+      for: viewer, at: now(), connected: await hub.connected(code),
+      link: link(code: code, request: request), hostAway: await hub.isHostAway(code))
     // The host need not have joined: their name is their profile's.
     if let you = view.you, you.name.isEmpty {
       view.you?.name = (try? await store.player(id: you.id)?.name) ?? ""
@@ -290,17 +304,19 @@ final class Rooms: Sendable {
     let asked = request.uri.queryParameters.get("as") ?? "player"
     switch asked {
     case "screen":
-      guard state.room.isHost(playerID) else { throw APIError.roomRefused(RoomRefusal(.notHost)) }
+      // The first host too, while someone stands in (their screen is the room's TV).
+      guard state.room.isHost(playerID) || state.room.firstHost == playerID else {
+        throw APIError.roomRefused(RoomRefusal(.notHost))
+      }
       return .screen
     case "player":
-      guard let member = state.room.member(playerID),
-        member.isPresent || state.room.isHost(playerID)
-      else {
-        if state.room.member(playerID)?.kicked == true {
-          throw APIError.roomRefused(RoomRefusal(.kicked))
-        }
-        throw APIError.roomRefused(RoomRefusal(.notMember))
-      }
+      // The host (and a first host someone stands in for) need not play to run the room.
+      let member = state.room.member(playerID)
+      if member?.kicked == true { throw APIError.roomRefused(RoomRefusal(.kicked)) }
+      guard
+        member?.isPresent == true || state.room.isHost(playerID)
+          || state.room.firstHost == playerID
+      else { throw APIError.roomRefused(RoomRefusal(.notMember)) }
       return .player(playerID)
     default:
       throw APIError(
@@ -320,7 +336,7 @@ extension APIError {
         .alreadyRemoved, .hostStays, .refused:
         .conflict
       case .noSuchPlayer: .notFound
-      case .kicked, .notHost, .notMember, .notPlaying, .notYourTurn: .forbidden
+      case .kicked, .notHost, .notFirstHost, .notMember, .notPlaying, .notYourTurn: .forbidden
       case .badChoice: .badRequest
       }
     return APIError(status, refusal.code.rawValue, refusal.reason)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import GuessworkCore
@@ -62,6 +63,36 @@ struct RoomTests {
     #expect(room.present.map(\.id) == ["a", "b"])
     room.close(at: t0)
     #expect(throws: RoomRefusal(.closed)) { try room.join("c", name: "Cy", at: t0) }
+  }
+
+  @Test(
+    "The host's role passes to a player while the host is away; only the first host takes it back")
+  func handingOver() throws {
+    var room = Room(code: "ABCD", host: "h", handoverSeconds: 20, at: t0)
+    #expect(room.handoverMs == 20_000)
+    try room.join("a", name: "Ana", at: t0)
+    try room.join("b", name: "Ben", at: t0)
+    #expect(throws: RoomRefusal(.notMember)) { try room.handOver(to: "stranger") }
+    #expect(throws: RoomRefusal(.notFirstHost)) { try room.takeBackHosting(by: "h", at: t0) }
+    try room.handOver(to: "a")
+    #expect(room.host == "a" && room.firstHost == "h" && room.standingInFor == "h")
+    // The stand-in hosts, but cannot remove the first host; the others cannot take the role.
+    #expect(throws: RoomRefusal(.hostStays)) { try room.kick("h", by: "a", at: t0) }
+    #expect(throws: RoomRefusal(.notHost)) { try room.kick("b", by: "h", at: t0) }
+    #expect(throws: RoomRefusal(.notFirstHost)) { try room.takeBackHosting(by: "b", at: t0) }
+    // A stand-in who goes away passes it on; the first host is still the first.
+    try room.handOver(to: "b")
+    #expect(room.host == "b" && room.firstHost == "h")
+    try room.takeBackHosting(by: "h", at: t0)
+    #expect(room.host == "h" && room.standingInFor == nil && room.firstHost == "h")
+    // A room stored before hand-overs existed reads with the default time and no stand-in.
+    var stored =
+      try JSONSerialization.jsonObject(with: JSONEncoder().encode(room)) as! [String: Any]
+    #expect(stored["handoverSeconds"] as? Int == 20)
+    stored["handoverSeconds"] = nil
+    let old = try JSONDecoder().decode(
+      Room.self, from: JSONSerialization.data(withJSONObject: stored))
+    #expect(old.handoverMs == 60_000 && old.standingInFor == nil && old.host == "h")
   }
 
   @Test("Starting needs a chosen game and enough players (a team game: a player per team)")

@@ -65,10 +65,20 @@ public struct Room: Codable, Sendable, Equatable {
   public static let limits = 2...100
   /// The most teams a team game plays in.
   public static let teamCounts = 2...6
+  /// How long the host may be away before the role passes on, unless the room says otherwise.
+  public static let defaultHandoverSeconds = 60
+  /// What a room may say.
+  public static let handoverSecondsRange = 5...3600
 
   public let code: String
-  public let host: String
+  /// Who hosts now: the room's first host, or a player standing in while they are away.
+  public private(set) var host: String
+  /// While a player stands in as host: the first host, who may take the role back.
+  public private(set) var standingInFor: String?
   public let limit: Int
+  /// How long the host may be away (no connection to the room) before the role passes to the
+  /// player connected longest; nil in rooms stored before it could be set.
+  private var handoverSeconds: Int?
   public let createdAt: Instant
   public private(set) var members: [Member]
   public private(set) var phase: Phase
@@ -76,10 +86,14 @@ public struct Room: Codable, Sendable, Equatable {
   /// When anyone last did anything: a room idle too long closes.
   public private(set) var lastActivity: Instant
 
-  public init(code: String, host: String, limit: Int = Room.defaultLimit, at now: Instant) {
+  public init(
+    code: String, host: String, limit: Int = Room.defaultLimit,
+    handoverSeconds: Int = Room.defaultHandoverSeconds, at now: Instant
+  ) {
     self.code = code
     self.host = host
     self.limit = limit
+    self.handoverSeconds = handoverSeconds
     createdAt = now
     members = []
     phase = .lobby
@@ -106,6 +120,12 @@ public struct Room: Codable, Sendable, Equatable {
   public func member(_ id: String) -> Member? { members.first { $0.id == id } }
 
   public func isHost(_ id: String) -> Bool { id == host }
+
+  /// The player who opened the room (the host, unless someone stands in for them).
+  public var firstHost: String { standingInFor ?? host }
+
+  /// How long the host may be away before the role passes on, in milliseconds.
+  public var handoverMs: Int64 { Int64(handoverSeconds ?? Self.defaultHandoverSeconds) * 1000 }
 
   // MARK: Joining and leaving
 
@@ -148,7 +168,7 @@ public struct Room: Codable, Sendable, Equatable {
   /// The host removes a player; they cannot join again until readmitted.
   public mutating func kick(_ id: String, by actor: String, at now: Instant) throws(RoomRefusal) {
     try requireHost(actor)
-    guard id != host else { throw RoomRefusal(.hostStays) }
+    guard id != host, id != standingInFor else { throw RoomRefusal(.hostStays) }
     guard let index = members.firstIndex(where: { $0.id == id }) else {
       throw RoomRefusal(.noSuchPlayer)
     }
@@ -169,6 +189,28 @@ public struct Room: Codable, Sendable, Equatable {
     guard present.count < limit else { throw RoomRefusal(.full, ["limit": .int(limit)]) }
     members[index].kicked = false
     members[index].left = false
+    lastActivity = now
+  }
+
+  // MARK: Who hosts
+
+  /// The host has been away too long: `id`, a player in the room, hosts in their place. The
+  /// first host keeps the right to take the role back; a stand-in who goes away in turn passes
+  /// it on the same way. Not a player's doing, so the room is no less idle for it.
+  public mutating func handOver(to id: String) throws(RoomRefusal) {
+    guard phase != .closed else { throw RoomRefusal(.closed) }
+    guard id != host, member(id)?.isPresent == true else { throw RoomRefusal(.notMember) }
+    if standingInFor == nil { standingInFor = host }
+    if id == standingInFor { standingInFor = nil }
+    host = id
+  }
+
+  /// The first host, back, takes the role again from whoever stood in.
+  public mutating func takeBackHosting(by actor: String, at now: Instant) throws(RoomRefusal) {
+    guard phase != .closed else { throw RoomRefusal(.closed) }
+    guard let first = standingInFor, actor == first else { throw RoomRefusal(.notFirstHost) }
+    host = first
+    standingInFor = nil
     lastActivity = now
   }
 
@@ -261,6 +303,8 @@ public struct RoomRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     /// The host cannot be removed from their own room.
     case hostStays = "host-cannot-be-removed"
     case notHost = "not-host"
+    /// Only the room's first host may take the host's role back, and only from a stand-in.
+    case notFirstHost = "not-first-host"
     case wrongPhase = "wrong-phase"
     case noGame = "no-game-chosen"
     case badChoice = "bad-choice"

@@ -2,7 +2,7 @@
 // screen): the room's code in the address, the socket that pushes the room's views (and comes
 // back by itself), actions, clocks, and the parts both draw: avatars, standings, team names.
 // The protocol is docs/rooms.md.
-import { api, el, initialOf, say, setText } from './api.js';
+import { $, api, el, initialOf, say, setText } from './api.js';
 import { hideOffline } from './offline.js';
 import { t, tm, formatNumber, formatList } from './i18n.js';
 import { roomPath, seconds, teamName, decks, markup } from './room-parts.js';
@@ -234,6 +234,27 @@ function initialAvatar(player, size) {
 export function hostName(view) {
   const host = (view.players || []).find((p) => p.host);
   return host ? host.name : t('room.theHost');
+}
+
+/** What the room is told of its host: gone a while (the game goes on by itself), or someone
+    standing in for them; '' when the host is there. */
+export function hostNote(view) {
+  if (view.hostAway) {
+    const host = (view.players || []).find((p) => p.host);
+    return host ? t('room.hostAway.named', { name: host.name }) : t('room.hostAway.unnamed');
+  }
+  if (view.firstHost) {
+    const first = (view.players || []).find((p) => p.id === view.firstHost);
+    return t('room.standIn', { name: hostName(view), first: first ? first.name : t('room.theHost') });
+  }
+  return '';
+}
+
+/** Shows `hostNote` in `#host-note-text` (its box hidden when there is nothing to say). */
+export function drawHostNote(view) {
+  const note = hostNote(view);
+  setText('#host-note-text', note);
+  $('#host-note').hidden = !note;
 }
 
 /** The title of the room's chosen game (a message, in the viewer's language), or ''. */

@@ -32,7 +32,7 @@ import { ready, t } from './i18n.js';
 import {
   normaliseCode, validCode, codeFromURL, setCodeInURL, roomPath, roomAction, RoomSocket, ViewKeeper,
   clockOf, seconds, hostAction, gameTitle, playerById, present, teamName, standingsList, drawTurnOver, teamScores, everyQuarterSecond,
-  rememberPlaces, hostName, gameNow,
+  rememberPlaces, hostName, gameNow, drawHostNote,
 } from './room-common.js';
 import { wireLobby, drawLobby } from './room-lobby.js';
 import { drawReveal, drawPodium } from './room-results.js';
@@ -252,8 +252,12 @@ function render() {
   document.body.dataset.phase = v.phase;
   for (const row of document.querySelectorAll('.host-row')) row.hidden = !you().host;
   $('#close-room').hidden = !you().host;
-  // Who the others wait for, between rounds: the host.
-  const waitFor = you().host ? '' : t(v.phase === 'podium' ? 'room.wait.podium' : 'room.wait.next', { name: hostName(v) });
+  drawHostNote(v);
+  $('#reclaim').hidden = !v.firstHost || v.firstHost !== you().id;
+  // Who the others wait for, between rounds: the host (while they are away, nobody).
+  const waitFor = you().host ? ''
+    : v.hostAway && v.phase !== 'podium' ? t('room.wait.byItself')
+      : t(v.phase === 'podium' ? 'room.wait.podium' : 'room.wait.next', { name: hostName(v) });
   for (const id of ['#reveal-wait', '#turn-over-wait', '#podium-wait']) setText(id, waitFor);
   setText('#bar-code', v.code);
   setText('#bar-game', v.phase !== 'lobby' ? gameTitle(v) : '');
@@ -418,6 +422,7 @@ function wire() {
   $('#back-to-lobby').addEventListener('click', () => hostAct({ type: 'lobby' }));
   $('#reveal-next').addEventListener('click', () => hostAct({ type: 'next' }));
   $('#turn-next').addEventListener('click', () => hostAct({ type: 'next' }));
+  $('#reclaim').addEventListener('click', () => hostAct({ type: 'reclaim' }));
   document.addEventListener('keydown', onKey);
   everyQuarterSecond(tick);
 }

@@ -9,7 +9,7 @@ import { play as sound } from './sound.js';
 import { ready, t, formatNumber } from './i18n.js';
 import {
   codeFromURL, roomPath, RoomSocket, ViewKeeper, hostAction, clockOf, seconds, gameTitle, avatar, playerById, present,
-  teamName, standingsList, drawTurnOver, everyQuarterSecond, rememberPlaces, teamRoster, teamPodiumOf, teamResult, gameNow,
+  teamName, standingsList, drawTurnOver, everyQuarterSecond, rememberPlaces, teamRoster, teamPodiumOf, teamResult, gameNow, drawHostNote,
 } from './room-common.js';
 
 const keeper = new ViewKeeper();
@@ -73,6 +73,7 @@ function render() {
   if (game === undefined && v.phase !== 'lobby') return;
   $('#s-problem').hidden = true;
   document.body.dataset.phase = v.phase;
+  drawHostNote(v);
   setText('#top-code', v.phase === 'lobby' ? '' : t('screen.codeShort', { code: v.code }));
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
   $('#s-start').hidden = !(v.phase === 'lobby' && v.game);
