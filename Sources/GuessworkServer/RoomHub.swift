@@ -24,6 +24,8 @@ actor RoomHub {
 
   struct Connection: Sendable {
     let viewer: RoomViewer
+    /// The player whose browser it is (the shared screen's: the host who opened it).
+    let opener: String
     let link: String
     let sender: AsyncStream<Outgoing>.Continuation
     /// When it connected, in the order connections came.
@@ -81,7 +83,7 @@ actor RoomHub {
   /// already. A player's newest connections win: past `caps.socketsPerPlayer`, their oldest
   /// is closed.
   func connect(
-    code: String, viewer: RoomViewer, link: String,
+    code: String, viewer: RoomViewer, opener: String, link: String,
     sender: AsyncStream<Outgoing>.Continuation, caps: RoomCaps
   ) -> UUID? {
     guard (connections[code]?.count ?? 0) < caps.socketsPerRoom else { return nil }
@@ -95,8 +97,9 @@ actor RoomHub {
     }
     let id = UUID()
     serials += 1
+    openers[code, default: []].insert(opener)
     connections[code, default: [:]][id] = Connection(
-      viewer: viewer, link: link, sender: sender, serial: serials)
+      viewer: viewer, opener: opener, link: link, sender: sender, serial: serials)
     recount()
     return id
   }
@@ -107,6 +110,7 @@ actor RoomHub {
       connections[code] = nil
       states[code] = nil
       hosts[code] = nil
+      openers[code] = nil
     }
     recount()
     return states[code]
@@ -176,6 +180,15 @@ actor RoomHub {
   }
 
   private var hosts: [String: HostWatch] = [:]
+  /// Who has opened a connection to each room here, while the room has connections.
+  private var openers: [String: Set<String>] = [:]
+
+  /// Whether `player` has had a connection to room `code` here since the room's connections
+  /// here began (a host this instance never saw, such as one on another instance, is not
+  /// taken to be away).
+  func hasConnected(_ code: String, _ player: String) -> Bool {
+    openers[code]?.contains(player) ?? false
+  }
 
   /// The rooms with connections here, and their states.
   func watchedStates() -> [RoomState] { connections.keys.compactMap { states[$0] } }
@@ -190,11 +203,10 @@ actor RoomHub {
   /// Whether the room's views say its host is away.
   func isHostAway(_ code: String) -> Bool { hosts[code]?.told ?? false }
 
-  /// Whether `host` has a connection to room `code` here: as a player, or the shared screen.
+  /// Whether `host` has a connection to room `code` here: as a player, or a shared screen
+  /// they opened.
   func hostConnected(_ code: String, host: String) -> Bool {
-    (connections[code] ?? [:]).values.contains {
-      $0.viewer == .player(host) || $0.viewer == .screen
-    }
+    (connections[code] ?? [:]).values.contains { $0.opener == host }
   }
 
   /// The players connected to room `code` here, longest connected first (by the oldest of

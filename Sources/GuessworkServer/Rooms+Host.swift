@@ -40,6 +40,9 @@ extension Rooms {
       }
       return
     }
+    // What this instance knows of connections is its own (PostgreSQL's instances do not share
+    // them yet): a host it never saw connected may well be on another.
+    guard await hub.hasConnected(code, state.room.host) else { return }
     let since = watch.awaySince ?? now
     watch.awaySince = since
     let away = now.milliseconds(since: since)

@@ -26,7 +26,7 @@ extension Rooms {
   }
 
   func serve(
-    code: String, viewer: RoomViewer, link: String, key: String?,
+    code: String, viewer: RoomViewer, opener: String, link: String, key: String?,
     inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
   ) async throws {
     let (messages, sender) = AsyncStream<RoomHub.Outgoing>.makeStream(
@@ -37,7 +37,7 @@ extension Rooms {
     defer { api.identity.sockets.remove(socket) }
     guard
       let id = await hub.connect(
-        code: code, viewer: viewer, link: link, sender: sender, caps: api.caps)
+        code: code, viewer: viewer, opener: opener, link: link, sender: sender, caps: api.caps)
     else {
       throw APIError(
         .serviceUnavailable, "room-sockets-full", "error.roomSocketsFull",

@@ -119,9 +119,10 @@ final class Rooms: Sendable {
         try self.api.clientSockets.open(client)
         counted = true
         let code = try Self.code(context.requestContext)
-        let viewer = try await self.viewer(request, code: code)
+        let (viewer, opener) = try await self.viewer(request, code: code)
         try await self.serve(
-          code: code, viewer: viewer, link: self.link(code: code, request: request),
+          code: code, viewer: viewer, opener: opener,
+          link: self.link(code: code, request: request),
           key: Identity.token(of: request), inbound: inbound, outbound: outbound)
       } catch let error as APIError {
         let refusal = SocketError(
@@ -297,8 +298,9 @@ final class Rooms: Sendable {
     return view
   }
 
-  /// Who a socket is for: a player of the room (or one who may join it), or the host's screen.
-  func viewer(_ request: Request, code: String) async throws -> RoomViewer {
+  /// Who a socket is for: a player of the room (or its host, playing or not), or the host's
+  /// screen; and who opened it.
+  func viewer(_ request: Request, code: String) async throws -> (RoomViewer, opener: String) {
     let playerID = try await api.identity.requirePlayerID(of: request)
     let state = try await load(code)
     let asked = request.uri.queryParameters.get("as") ?? "player"
@@ -308,7 +310,7 @@ final class Rooms: Sendable {
       guard state.room.isHost(playerID) || state.room.firstHost == playerID else {
         throw APIError.roomRefused(RoomRefusal(.notHost))
       }
-      return .screen
+      return (.screen, playerID)
     case "player":
       // The host (and a first host someone stands in for) need not play to run the room.
       let member = state.room.member(playerID)
@@ -317,7 +319,7 @@ final class Rooms: Sendable {
         member?.isPresent == true || state.room.isHost(playerID)
           || state.room.firstHost == playerID
       else { throw APIError.roomRefused(RoomRefusal(.notMember)) }
-      return .player(playerID)
+      return (.player(playerID), playerID)
     default:
       throw APIError(
         .badRequest, "bad-viewer", "error.badViewer", ["value": .text(String(asked.prefix(20)))])

@@ -91,6 +91,19 @@ export class RoomSocket {
     this.wake = () => { if (!this.socket && !this.stopped) { clearTimeout(this.timer); this.open(); } };
     window.addEventListener('online', this.wake);
     document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible') this.wake(); });
+    // A page left for another lets its socket go (else Chromium's back/forward cache keeps it
+    // open, and a host gone home would never be away), and opens it again if shown again.
+    window.addEventListener('pagehide', () => this.pause());
+    window.addEventListener('pageshow', (event) => { if (event.persisted) this.wake(); });
+  }
+
+  /** Closes the socket for now, without a retry: `wake` opens it again. */
+  pause() {
+    clearTimeout(this.timer);
+    clearInterval(this.ping);
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) socket.close();
   }
 
   open() {

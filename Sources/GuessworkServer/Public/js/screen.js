@@ -76,9 +76,11 @@ function render() {
   drawHostNote(v);
   setText('#top-code', v.phase === 'lobby' ? '' : t('screen.codeShort', { code: v.code }));
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
-  $('#s-start').hidden = !(v.phase === 'lobby' && v.game);
-  $('#s-next').hidden = !(v.phase === 'reveal' || v.phase === 'turnOver');
-  $('#s-back').hidden = v.phase !== 'podium';
+  // While a player stands in for the host, they run the room from their phone.
+  const standIn = Boolean(v.firstHost);
+  $('#s-start').hidden = standIn || !(v.phase === 'lobby' && v.game);
+  $('#s-next').hidden = standIn || !(v.phase === 'reveal' || v.phase === 'turnOver');
+  $('#s-back').hidden = standIn || v.phase !== 'podium';
   // The game's colours while it is on (a deck's), the room's own otherwise.
   resetColours();
   if (game && game.paint && v.phase !== 'lobby') game.paint(v);
