@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import GuessworkContent
 public import GuessworkCore
 public import GuessworkStore
 
@@ -65,13 +66,19 @@ public enum PlayerIdentity {
   }
 
   /// A name of 1...24 characters (and at most 96 bytes) after trimming, with no control
-  /// characters or line breaks (``StoredText``).
+  /// characters or line breaks (``StoredText``), and no word of the bundled blocklists: names
+  /// show on a party room's TV and on the daily boards, so they stay family-friendly.
   public static func validName(_ raw: String) throws(NameError) -> String {
+    let name: String
     do {
-      return try StoredText(field: "text.field.name", characters: nameLimit).clean(raw)
+      name = try StoredText(field: "text.field.name", characters: nameLimit).clean(raw)
     } catch {
       throw NameError(message: error.message)
     }
+    guard !WordCleaning.containsBlockedWord(name) else {
+      throw NameError(message: Message("text.blocked", ["field": .key("text.field.name")]))
+    }
+    return name
   }
 }
 

@@ -17,6 +17,10 @@ public enum RoomAction: Sendable, Equatable {
   case close
   /// The first host, back, takes the host's role again from the player standing in.
   case reclaim
+  /// The host locks the room (nobody new joins), or opens it again.
+  case lock(Bool)
+  /// The host hides the join code on the shared screen, or shows it again.
+  case hideCode(Bool)
 
   /// The actions only the host may take; they must name the room's current version.
   public var isHosts: Bool {
@@ -30,11 +34,13 @@ public enum RoomAction: Sendable, Equatable {
 extension RoomAction: WireUnion {
   public static let wireTags = [
     "play", "leave", "choose", "start", "next", "kick", "readmit", "lobby", "close", "reclaim",
+    "lock", "hideCode",
   ]
   public static let wireName = "room action"
 
   enum CodingKeys: String, CodingKey {
-    case type, round, action, game, settings, deck, category, teams, wordsOn, player
+    case type, round, action, game, settings, deck, category, teams, wordsOn, player, locked,
+      hidden
   }
 
   public init(from decoder: any Decoder) throws {
@@ -61,6 +67,8 @@ extension RoomAction: WireUnion {
     case "lobby": self = .lobby
     case "close": self = .close
     case "reclaim": self = .reclaim
+    case "lock": self = .lock(try container.decode(Bool.self, forKey: .locked))
+    case "hideCode": self = .hideCode(try container.decode(Bool.self, forKey: .hidden))
     default: throw Self.unreadTag(tag)
     }
   }
@@ -90,6 +98,12 @@ extension RoomAction: WireUnion {
     case .lobby: try container.encode("lobby", forKey: .type)
     case .close: try container.encode("close", forKey: .type)
     case .reclaim: try container.encode("reclaim", forKey: .type)
+    case .lock(let locked):
+      try container.encode("lock", forKey: .type)
+      try container.encode(locked, forKey: .locked)
+    case .hideCode(let hidden):
+      try container.encode("hideCode", forKey: .type)
+      try container.encode(hidden, forKey: .hidden)
     }
   }
 
@@ -259,6 +273,10 @@ extension RoomState {
       room.close(at: now)
     case .reclaim:
       try room.takeBackHosting(by: actor, at: now)
+    case .lock(let locked):
+      try room.lock(locked, by: actor, at: now)
+    case .hideCode(let hidden):
+      try room.hideCode(hidden, by: actor, at: now)
     }
     self.version += 1
     return outcome
@@ -393,6 +411,10 @@ public struct RoomView: Encodable, Sendable {
   public var hostAway: Bool?
   /// While a player stands in as host: the first host's id (they may take the role back).
   public var firstHost: String?
+  /// Only while the host has locked the room: nobody new may join.
+  public var locked: Bool?
+  /// Only while the host hides the join code from the shared screen.
+  public var codeHidden: Bool?
 
   public struct You: Encodable, Sendable {
     public var id: String
@@ -520,6 +542,7 @@ extension RoomState {
       teams: matchView?.teams ?? lobbyTeams, standings: entries, podium: onPodium ? entries : nil,
       teamPodium: onPodium
         ? matchView?.teams?.sorted { ($0.rank, $0.number) < ($1.rank, $1.number) } : nil,
-      hostAway: hostAway && room.phase != .closed ? true : nil, firstHost: room.standingInFor)
+      hostAway: hostAway && room.phase != .closed ? true : nil, firstHost: room.standingInFor,
+      locked: room.locked ? true : nil, codeHidden: room.codeHidden ? true : nil)
   }
 }

@@ -338,7 +338,8 @@ extension APIError {
         .alreadyRemoved, .hostStays, .refused:
         .conflict
       case .noSuchPlayer: .notFound
-      case .kicked, .notHost, .notFirstHost, .notMember, .notPlaying, .notYourTurn: .forbidden
+      case .kicked, .locked, .notHost, .notFirstHost, .notMember, .notPlaying, .notYourTurn:
+        .forbidden
       case .badChoice: .badRequest
       }
     return APIError(status, refusal.code.rawValue, refusal.reason)

@@ -95,6 +95,25 @@ struct RoomTests {
     #expect(old.handoverMs == 60_000 && old.standingInFor == nil && old.host == "h")
   }
 
+  @Test("A locked room takes nobody new, but whoever was in it may come back; only the host locks")
+  func locking() throws {
+    var room = Room(code: "ABCD", host: "h", at: t0)
+    try room.join("a", name: "Ana", at: t0)
+    try room.join("b", name: "Ben", at: t0)
+    #expect(throws: RoomRefusal(.notHost)) { try room.lock(true, by: "a", at: t0) }
+    try room.lock(true, by: "h", at: t0)
+    #expect(room.locked)
+    #expect(throws: RoomRefusal(.locked)) { try room.join("c", name: "Cy", at: t0) }
+    try room.leave("b", at: t0)
+    try room.join("b", name: "Ben", at: t0)
+    try room.lock(false, by: "h", at: t0)
+    try room.join("c", name: "Cy", at: t0)
+    #expect(room.present.map(\.id) == ["a", "b", "c"])
+    #expect(throws: RoomRefusal(.notHost)) { try room.hideCode(true, by: "b", at: t0) }
+    try room.hideCode(true, by: "h", at: t0)
+    #expect(room.codeHidden && !Room(code: "ABCD", host: "h", at: t0).codeHidden)
+  }
+
   @Test("Starting needs a chosen game and enough players (a team game: a player per team)")
   func starting() throws {
     var room = Room(code: "ABCD", host: "h", at: t0)

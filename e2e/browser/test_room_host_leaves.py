@@ -2,7 +2,8 @@
 away"): the host's phone and their shared screen close mid-round; the phones say so within
 10 s; after the room's hand-over time (10 s here) the player connected longest hosts and moves
 the room on; the first host's screen, opened again, says who hosts; the first host, back, taps
-Host again. Screenshots: rooms-host-away-*.png (phones at 360x640, the screen at 1920x1080)."""
+Host again. And the host locks the room and hides its code from the screen. Screenshots:
+rooms-host-away-*.png and rooms-locked-*.png (phones at 360x640, the screen at 1920x1080)."""
 import os
 import sys
 import time
@@ -11,7 +12,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_browser import POLL, server  # noqa: E402,F401  (fixtures are used by name)
-from test_rooms import BIG_SCREEN, PHONE, choose, join_everyone, party, room  # noqa: E402,F401
+from test_rooms import BIG_SCREEN, PHONE, SCREEN, choose, join_everyone, open_room, party, room  # noqa: E402,F401
 
 
 def test_the_room_goes_on_when_its_host_goes_and_the_host_takes_it_back(room):
@@ -77,3 +78,31 @@ def test_the_room_goes_on_when_its_host_goes_and_the_host_takes_it_back(room):
             lambda d: not person.shown("#host-note"), f"{person.name} still shows the host's note")
     assert not ivo.shown("#close-room")
     assert screen.shown("#s-back")
+
+
+def test_the_host_locks_the_room_and_hides_the_code_from_the_screen(room):
+    party = room
+    host, screen, phones = party.host, party.screen, party.phones
+    screen.resize(SCREEN)
+    code = open_room(party)
+    join_everyone(party, code)
+    host.click("#host-hide-code")
+    screen.wait_text("#s-code-hidden", "hidden")
+    assert screen.text("#s-code-hidden") == "🙈 The code is hidden: ask the host for it."
+    assert not screen.shown("#s-code") and not screen.shown("#s-qr")
+    assert screen.js("return document.querySelector('#top-code').textContent") == ""
+    assert code not in screen.page_text()
+    screen.resize(BIG_SCREEN).shot("locked-screen-code-hidden")
+    host.click("#host-lock")
+    for phone in phones:
+        assert phone.wait_text("#lobby-locked", "locked") == "🔒 The host has locked the room: nobody new can join."
+    host.find("#lobby-locked")
+    assert host.find("#host-lock").is_selected() and host.find("#host-hide-code").is_selected()
+    host.shot("locked-host-lobby")
+    phones[0].shot("locked-phone-lobby")
+    # Open again, the code shown again.
+    host.click("#host-lock")
+    host.click("#host-hide-code")
+    assert screen.wait_text("#s-code", code) == code
+    for phone in phones:
+        WebDriverWait(phone.d, 10, poll_frequency=POLL).until(lambda d: not phone.shown("#lobby-locked"), "still locked")

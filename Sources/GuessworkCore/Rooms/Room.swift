@@ -79,6 +79,10 @@ public struct Room: Codable, Sendable, Equatable {
   /// How long the host may be away (no connection to the room) before the role passes to the
   /// player connected longest; nil in rooms stored before it could be set.
   private var handoverSeconds: Int?
+  /// Locked by the host: nobody new may join (nil in rooms stored before rooms could be).
+  private var isLocked: Bool?
+  /// The host hides the join code on the shared screen (a stream shows it to strangers).
+  private var isCodeHidden: Bool?
   public let createdAt: Instant
   public private(set) var members: [Member]
   public private(set) var phase: Phase
@@ -121,6 +125,12 @@ public struct Room: Codable, Sendable, Equatable {
 
   public func isHost(_ id: String) -> Bool { id == host }
 
+  /// Nobody new may join; who has been in the room may come back.
+  public var locked: Bool { isLocked ?? false }
+
+  /// The shared screen does not show the join code.
+  public var codeHidden: Bool { isCodeHidden ?? false }
+
   /// The player who opened the room (the host, unless someone stands in for them).
   public var firstHost: String { standingInFor ?? host }
 
@@ -148,6 +158,7 @@ public struct Room: Codable, Sendable, Equatable {
       members[index].name = name
       members[index].hasAvatar = hasAvatar
     } else {
+      guard !locked else { throw RoomRefusal(.locked) }
       guard present.count < limit else { throw RoomRefusal(.full, ["limit": .int(limit)]) }
       members.append(
         Member(
@@ -211,6 +222,26 @@ public struct Room: Codable, Sendable, Equatable {
     guard let first = standingInFor, actor == first else { throw RoomRefusal(.notFirstHost) }
     host = first
     standingInFor = nil
+    lastActivity = now
+  }
+
+  // MARK: Who may join, and what the screen shows
+
+  /// The host locks the room (nobody new joins) or opens it again.
+  public mutating func lock(_ locked: Bool, by actor: String, at now: Instant) throws(RoomRefusal) {
+    try requireHost(actor)
+    guard phase != .closed else { throw RoomRefusal(.closed) }
+    isLocked = locked
+    lastActivity = now
+  }
+
+  /// The host hides the join code on the shared screen, or shows it again.
+  public mutating func hideCode(_ hidden: Bool, by actor: String, at now: Instant)
+    throws(RoomRefusal)
+  {
+    try requireHost(actor)
+    guard phase != .closed else { throw RoomRefusal(.closed) }
+    isCodeHidden = hidden
     lastActivity = now
   }
 
@@ -294,6 +325,8 @@ public struct RoomRefusal: Error, Equatable, Sendable, CustomStringConvertible {
   public enum Code: String, Codable, Sendable, CaseIterable {
     case closed = "room-closed"
     case full = "room-full"
+    /// The host has locked the room: nobody new may join.
+    case locked = "room-locked"
     case kicked
     case notMember = "not-in-room"
     case notKicked = "not-kicked"

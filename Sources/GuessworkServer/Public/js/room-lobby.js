@@ -23,6 +23,8 @@ const you = () => page.you();
 export function wireLobby(room) {
   page = room;
   $('#start').addEventListener('click', start);
+  $('#host-lock').addEventListener('change', (e) => page.hostAct({ type: 'lock', locked: e.target.checked }));
+  $('#host-hide-code').addEventListener('change', (e) => page.hostAct({ type: 'hideCode', hidden: e.target.checked }));
 }
 
 export function drawLobby(v) {
@@ -32,11 +34,16 @@ export function drawLobby(v) {
   $('#lobby-players').replaceChildren(...people.map((p) => playerRow(p, host)));
   setText('#lobby-count', t('room.lobby.count', { count: present(v).length, limit: v.limit }));
   setText('#lobby-wait', host ? '' : v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
+  // Locked, the room takes nobody new: no invitation, but why.
+  $('#lobby-locked').hidden = !v.locked;
+  $('#lobby-join').hidden = Boolean(v.locked);
   $('#guest-actions').hidden = host;
   $('#host-panel').hidden = !host;
   drawLook();
   if (host) {
     $('#open-screen').href = `screen.html?code=${encodeURIComponent(v.code)}`;
+    $('#host-lock').checked = !!v.locked;
+    $('#host-hide-code').checked = !!v.codeHidden;
     if (!hostPanelBuilt) buildHostPanel(v).catch((e) => say(e.message, 'error'));
   }
 }

@@ -74,7 +74,7 @@ function render() {
   $('#s-problem').hidden = true;
   document.body.dataset.phase = v.phase;
   drawHostNote(v);
-  setText('#top-code', v.phase === 'lobby' ? '' : t('screen.codeShort', { code: v.code }));
+  setText('#top-code', v.phase === 'lobby' || v.codeHidden ? '' : t('screen.codeShort', { code: v.code }));
   for (const [phase, selector] of Object.entries(PHASE_SECTIONS)) $(selector).hidden = phase !== v.phase;
   // While a player stands in for the host, they run the room from their phone.
   const standIn = Boolean(v.firstHost);
@@ -117,10 +117,15 @@ function tick() {
 }
 
 function renderLobby(v) {
-  setText('#s-code', v.code);
-  setText('#s-link', v.link || '');
-  const qr = `${roomPath(v.code)}/qr.svg`;
-  if ($('#s-qr').getAttribute('src') !== qr) $('#s-qr').src = qr;
+  // For a stream, the host may hide the code: the screen then says how to get in instead.
+  const hidden = Boolean(v.codeHidden);
+  $('#s-join').hidden = hidden;
+  $('#s-code-hidden').hidden = !hidden;
+  setText('#s-code', hidden ? '' : v.code);
+  setText('#s-link', hidden ? '' : v.link || '');
+  const qr = hidden ? '' : `${roomPath(v.code)}/qr.svg`;
+  if (hidden) $('#s-qr').removeAttribute('src');
+  else if ($('#s-qr').getAttribute('src') !== qr) $('#s-qr').src = qr;
   const people = present(v);
   setText('#s-count', t('room.lobby.count', { count: people.length, limit: v.limit }));
   setText('#s-next-game', v.game ? t('room.lobby.waitGame', { game: gameTitle(v) }) : t('room.lobby.wait'));
