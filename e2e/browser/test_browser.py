@@ -136,6 +136,10 @@ class Player:
             element = self.find(css, timeout)
             try:
                 WebDriverWait(self.d, timeout, poll_frequency=POLL).until(lambda d: element.is_enabled(), f"{css} stays disabled")
+                # In the middle of the screen, as a person scrolls to a button before tapping it:
+                # WebDriver's own scroll leaves it at the bottom edge, where a room's lobby
+                # growing above it (a view arriving) moved it away from under the tap.
+                self.js("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
                 element.click()
                 return element
             except StaleElementReferenceException:
