@@ -183,17 +183,17 @@ actor RoomHub {
   /// Who has opened a connection to each room here, while the room has connections.
   private var openers: [String: Set<String>] = [:]
 
-  /// Whether `player` has had a connection to room `code` here since the room's connections
-  /// here began (a host this instance never saw, such as one on another instance, is not
-  /// taken to be away).
-  func hasConnected(_ code: String, _ player: String) -> Bool {
-    openers[code]?.contains(player) ?? false
-  }
-
   /// The rooms with connections here, and their states.
   func watchedStates() -> [RoomState] { connections.keys.compactMap { states[$0] } }
 
-  func hostWatch(_ code: String) -> HostWatch { hosts[code] ?? HostWatch() }
+  /// What this instance knows of room `code`'s host `host`: what it has seen of them being
+  /// away, whether they have a connection here now (as a player, or a shared screen they
+  /// opened), and whether they have had one since the room's connections here began (a host
+  /// this instance never saw, such as one on another instance, is not taken to be away).
+  func host(_ host: String, of code: String) -> (watch: HostWatch, connected: Bool, seen: Bool) {
+    let connected = (connections[code] ?? [:]).values.contains { $0.opener == host }
+    return (hosts[code] ?? HostWatch(), connected, openers[code]?.contains(host) ?? false)
+  }
 
   func setHostWatch(_ code: String, _ watch: HostWatch) {
     guard connections[code] != nil else { return }
@@ -202,12 +202,6 @@ actor RoomHub {
 
   /// Whether the room's views say its host is away.
   func isHostAway(_ code: String) -> Bool { hosts[code]?.told ?? false }
-
-  /// Whether `host` has a connection to room `code` here: as a player, or a shared screen
-  /// they opened.
-  func hostConnected(_ code: String, host: String) -> Bool {
-    (connections[code] ?? [:]).values.contains { $0.opener == host }
-  }
 
   /// The players connected to room `code` here, longest connected first (by the oldest of
   /// their open connections).

@@ -29,10 +29,8 @@ extension Rooms {
 
   private func tendHost(of state: RoomState, at now: Instant) async throws {
     let code = state.room.code
-    var watch = await hub.hostWatch(code)
-    guard state.room.phase != .closed,
-      !(await hub.hostConnected(code, host: state.room.host))
-    else {
+    var (watch, connected, seen) = await hub.host(state.room.host, of: code)
+    guard state.room.phase != .closed, !connected else {
       if watch.awaySince != nil {
         let told = watch.told
         await hub.setHostWatch(code, RoomHub.HostWatch())
@@ -42,7 +40,7 @@ extension Rooms {
     }
     // What this instance knows of connections is its own (PostgreSQL's instances do not share
     // them yet): a host it never saw connected may well be on another.
-    guard await hub.hasConnected(code, state.room.host) else { return }
+    guard seen else { return }
     let since = watch.awaySince ?? now
     watch.awaySince = since
     let away = now.milliseconds(since: since)

@@ -257,7 +257,7 @@ export function hostNote(view) {
     return host ? t('room.hostAway.named', { name: host.name }) : t('room.hostAway.unnamed');
   }
   if (view.firstHost) {
-    const first = (view.players || []).find((p) => p.id === view.firstHost);
+    const first = playerById(view, view.firstHost);
     return t('room.standIn', { name: hostName(view), first: first ? first.name : t('room.theHost') });
   }
   return '';
